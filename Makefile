@@ -1,0 +1,106 @@
+# Taki Online — `make run` serves the site, `make test` checks it. Both build .venv first.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+HOST := 127.0.0.1
+PORT := 8000
+
+# Set PYTHON=/path/to/python to choose the interpreter yourself. Otherwise the newest Python
+# >= 3.12 that really runs is used: pyenv's installed versions first (on PATH, pyenv puts shims
+# that fail unless a version is selected), then python3.14 / 3.13 / 3.12 / python3 on PATH.
+PYTHON ?=
+define find_python
+for candidate in \
+	"$$(pyenv root 2>/dev/null)"/versions/3.*/bin/python \
+	"$$HOME"/.pyenv/versions/3.*/bin/python \
+	$$(command -v python3.14 python3.13 python3.12 python3 2>/dev/null); do \
+	[ -x "$$candidate" ] || continue; \
+	version=$$("$$candidate" -c 'import sys; assert sys.version_info >= (3, 12); print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null) || continue; \
+	echo "$$version $$candidate"; \
+done | sort -V | tail -n 1 | cut -d ' ' -f 2-
+endef
+
+# Writes the requirement lines of pyproject.toml (plus the named extras) to stdout.
+define requirements
+import sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+lines = list(project["dependencies"])
+for extra in sys.argv[1:]:
+    lines += project["optional-dependencies"][extra]
+print("\n".join(lines))
+endef
+export requirements
+
+.PHONY: help run test lint format bench system-deps clean
+
+help:
+	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
+	@echo "make test    lint, then run every test (browser tests included)"
+	@echo "make bench   time the rules engine"
+	@echo "make lint    ruff check and ruff format --check"
+	@echo "make format  ruff format and ruff check --fix"
+	@echo "make clean   remove .venv, collected static files and caches"
+
+$(BIN)/python:
+	@python="$(PYTHON)"; \
+	if [ -z "$$python" ]; then python=$$($(find_python)); fi; \
+	if [ -z "$$python" ]; then \
+		echo "error: no Python >= 3.12 found (looked in pyenv's versions and on PATH)." >&2; \
+		echo "Install Python 3.12 or newer, or run: make PYTHON=/path/to/python3.12 ..." >&2; \
+		exit 1; \
+	fi; \
+	echo "Creating $(VENV) with $$python ($$("$$python" --version))"; \
+	"$$python" -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# The stamps record that the dependencies of the current pyproject.toml are installed.
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -c "$$requirements" > $(VENV)/requirements-run.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-run.txt
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -c "$$requirements" test > $(VENV)/requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-test.txt
+	touch $@
+
+# Chromium for the browser tests, Redis for channel-layer tests, gettext for translations.
+# Installed only when missing, and only as root.
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "warning: missing system packages:$$missing (run as root, or install them)" >&2; \
+		exit 0; \
+	fi; \
+	echo "Installing$$missing"; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null
+
+run: $(VENV)/.stamp-run
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/daphne -b $(HOST) -p $(PORT) taki_site.asgi:application
+
+test: $(VENV)/.stamp-test system-deps lint
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.stamp-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.stamp-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.stamp-run
+	$(BIN)/python -m games.engine.bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
