@@ -1,0 +1,1 @@
+"""Players' accounts and profiles."""

@@ -1,0 +1,5 @@
+from django.urls import URLPattern
+
+app_name = "accounts"
+
+urlpatterns: list[URLPattern] = []

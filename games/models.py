@@ -1,0 +1,1 @@
+"""Tables, seats, games and the append-only move log."""

@@ -1,0 +1,87 @@
+"""Small helpers that turn environment variables into Django settings.
+
+They are plain functions of their input so that tests can call them directly. Every bad value
+raises ImproperlyConfigured: a typo in the environment must stop the site at start-up, not
+quietly fall back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+# redis-py caps an async connection pool at 100 connections by default; a busy site opens more
+# than that at once and consumers then die with "Too many connections".
+REDIS_MAX_CONNECTIONS = 1000
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """Read a yes/no variable: 1/true/yes/on or 0/false/no/off, in any case.
+
+    :raises ImproperlyConfigured: for any other value.
+    """
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return parse_bool(name, raw)
+
+
+def parse_bool(name: str, raw: str) -> bool:
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of 1/true/yes or 0/false/no, not {raw!r}")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    """Read a comma-separated list, dropping blanks."""
+    raw = os.environ.get(name, default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_config(url: str | None, sqlite_path: os.PathLike[str] | str) -> dict[str, Any]:
+    """The DATABASES["default"] entry: SQLite at sqlite_path, or what DATABASE_URL names.
+
+    :raises ImproperlyConfigured: when the URL cannot be parsed or names an unknown engine.
+    """
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+    try:
+        return dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {error}") from None
+
+
+def channel_layers_config(url: str | None) -> dict[str, Any]:
+    """CHANNEL_LAYERS: in memory for one process, or Redis when REDIS_URL is set.
+
+    The in-memory layer only reaches consumers in the same process, so any deployment with more
+    than one server process needs REDIS_URL.
+
+    :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
+    """
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    if not url.startswith(REDIS_SCHEMES):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
+        )
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": url, "max_connections": REDIS_MAX_CONNECTIONS}]},
+        }
+    }
