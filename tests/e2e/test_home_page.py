@@ -1,0 +1,15 @@
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_visitor_sees_the_home_page_styled_and_with_htmx(live_server, page) -> None:
+    page.goto(live_server.url + "/")
+
+    assert page.title() == "Taki Online"
+    assert page.locator("header .site-name").inner_text() == "Taki Online"
+    # site.css is served and applied: the header is dark.
+    header_background = page.locator("header").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert header_background == "rgb(29, 31, 36)"
+    # htmx and its websocket extension loaded and registered.
+    page.wait_for_function("() => window.htmx !== undefined")

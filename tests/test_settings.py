@@ -1,0 +1,96 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from taki_site.env import (
+    REDIS_MAX_CONNECTIONS,
+    channel_layers_config,
+    database_config,
+    env_bool,
+    env_list,
+)
+
+
+def test_it_uses_sqlite_when_database_url_is_unset(tmp_path) -> None:
+    config = database_config(None, tmp_path / "db.sqlite3")
+
+    assert config == {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(tmp_path / "db.sqlite3"),
+    }
+
+
+def test_it_reads_a_postgres_database_url(tmp_path) -> None:
+    config = database_config("postgres://taki:s3cret@db.internal:5433/taki", tmp_path / "x")
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["NAME"] == "taki"
+    assert config["USER"] == "taki"
+    assert config["PASSWORD"] == "s3cret"
+    assert config["HOST"] == "db.internal"
+    assert config["PORT"] == 5433
+    assert config["CONN_MAX_AGE"] == 600
+    assert config["CONN_HEALTH_CHECKS"] is True
+
+
+def test_it_rejects_a_database_url_with_an_unknown_scheme(tmp_path) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        database_config("mongodb://localhost/taki", tmp_path / "x")
+
+
+def test_it_rejects_a_database_url_that_does_not_parse(tmp_path) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        database_config("postgres://localhost:notaport/taki", tmp_path / "x")
+
+
+def test_it_uses_the_in_memory_layer_when_redis_url_is_unset() -> None:
+    assert channel_layers_config(None) == {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    }
+
+
+def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
+    assert channel_layers_config("redis://127.0.0.1:6379/1") == {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {"address": "redis://127.0.0.1:6379/1", "max_connections": 1000},
+                ]
+            },
+        }
+    }
+    assert REDIS_MAX_CONNECTIONS > 100  # redis-py's async default, too small under load
+
+
+def test_it_rejects_a_redis_url_that_is_not_redis() -> None:
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
+        channel_layers_config("http://127.0.0.1:6379")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("1", True), ("true", True), ("YES", True), ("0", False), ("false", False), ("no", False)],
+)
+def test_it_reads_yes_and_no_words(monkeypatch, raw: str, expected: bool) -> None:
+    monkeypatch.setenv("DEBUG", raw)
+
+    assert env_bool("DEBUG") is expected
+
+
+def test_it_falls_back_to_the_default_when_a_flag_is_unset(monkeypatch) -> None:
+    monkeypatch.delenv("DEBUG", raising=False)
+
+    assert env_bool("DEBUG", default=True) is True
+
+
+def test_it_rejects_a_flag_that_is_neither_yes_nor_no(monkeypatch) -> None:
+    monkeypatch.setenv("DEBUG", "maybe")
+
+    with pytest.raises(ImproperlyConfigured, match="DEBUG"):
+        env_bool("DEBUG")
+
+
+def test_it_splits_a_comma_separated_list(monkeypatch) -> None:
+    monkeypatch.setenv("ALLOWED_HOSTS", " taki.example , ,localhost")
+
+    assert env_list("ALLOWED_HOSTS", "ignored") == ["taki.example", "localhost"]
