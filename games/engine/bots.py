@@ -1,0 +1,139 @@
+"""Server-side players for empty seats.
+
+A bot sees what its seat may see: its own hand, the public state, and its legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
+from .cards import BREAKER, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
+from .game import KING_FOLLOW_UP, Game
+
+
+class Bot:
+    """Chooses one of a seat's legal actions."""
+
+    name = "bot"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def choose(self, game: Game, seat: int) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Any legal action, uniformly at random (it may well forget to say "last card")."""
+
+    name = "random"
+
+    def choose(self, game: Game, seat: int) -> Action:
+        actions = game.legal_actions(seat)
+        return actions[int(self.rng.random() * len(actions))]
+
+
+class GreedyBot(Bot):
+    """A sensible player: it answers stacks, keeps King and Breaker for defence, names its
+    majority colour, plays its TAKI runs out and closes them, and always announces its last card.
+    """
+
+    name = "greedy"
+
+    def choose(self, game: Game, seat: int) -> Action:
+        actions = game.legal_actions(seat)
+        hand = game.hands[seat]
+        plays = {a.card: a for a in actions if a.type == PLAY and a.card is not CHANGE_COLOR}
+        kinds = {a.type for a in actions}
+        if ACCEPT in kinds:  # R18, R19: bounce a +3 if we can, cancel it with a King, else take it
+            return plays.get(BREAKER) or plays.get(KING) or Action(ACCEPT, seat)
+        if game.plus2_stack:  # R10: pass the stack on, or cancel it
+            for card, action in plays.items():
+                if card.symbol == "plus2":
+                    return self._announced(action, hand)
+            return plays.get(KING) or Action(DRAW, seat)
+        if CLOSE_TAKI in kinds or PASS in kinds:  # in our own run
+            return self._in_run(game, seat, plays, hand)
+        choice = self._best_play(game, seat, plays, hand, actions)
+        if choice is not None:
+            return self._announced(choice, hand)
+        if LAST_CARD in kinds and not game.announced[seat]:
+            return Action(LAST_CARD, seat)
+        return Action(DRAW, seat)
+
+    def _in_run(self, game: Game, seat: int, plays: dict[Card, Action], hand: list[Card]) -> Action:
+        if plays:
+            # Numbers first; keep an action card to end the run on, where it takes effect.
+            card = min(plays, key=lambda c: (not c.is_number, c.symbol == "plus2", c.code))
+            return self._announced(plays[card], hand)
+        if game.taki_run is not None and game.taki_run.played:
+            return Action(CLOSE_TAKI, seat, last_card=len(hand) == 1)
+        return Action(PASS, seat)
+
+    def _best_play(
+        self,
+        game: Game,
+        seat: int,
+        plays: dict[Card, Action],
+        hand: list[Card],
+        actions: list[Action],
+    ) -> Action | None:
+        colors = Counter(card.color for card in hand if card.color is not None)
+        majority = max(COLORS, key=lambda c: (colors[c], -COLORS.index(c)))
+        opponents_low = any(
+            len(h) <= 2 for s, h in enumerate(game.hands) if s != seat
+        )  # public: hand sizes
+        scored: list[tuple[float, Action]] = []
+        for card, action in plays.items():
+            if card is BREAKER:
+                continue  # R19b costs three cards: keep it to bounce a +3
+            scored.append((self._score(card, colors, hand, opponents_low, game), action))
+        if scored:
+            score, action = max(scored, key=lambda pair: pair[0])
+            if score > 0:
+                return action
+        if any(a.card is CHANGE_COLOR for a in actions):
+            return Action(PLAY, seat, CHANGE_COLOR, majority)
+        if KING in plays:
+            return plays[KING]
+        return None
+
+    def _score(
+        self, card: Card, colors: Counter, hand: list[Card], opponents_low: bool, game: Game
+    ) -> float:
+        if card is KING:
+            return -1 if game.follow_up != KING_FOLLOW_UP else 0.5
+        if card is PLUS3:
+            return 6 if opponents_low else 2.5
+        if card is SUPER_TAKI:
+            return 1 + 2 * colors[game.active_color] if colors[game.active_color] >= 2 else 0.5
+        score = 2 + colors[card.color] * 0.5
+        symbol = card.symbol
+        if symbol == "taki":
+            score += 2 * (colors[card.color] - 1)
+        elif symbol in ("plus2", "stop"):
+            score += 3 if opponents_low else 1
+        elif symbol == "plus":
+            # R17: worth it only with a card to follow it
+            others = [c for c in hand if c is not card]
+            follow = any(c.color in (None, card.color) or c.symbol == "plus" for c in others)
+            score += 1.5 if follow else -3
+        return score
+
+    @staticmethod
+    def _announced(action: Action, hand: list[Card]) -> Action:
+        """R20: always say "last card" on the play that leaves one."""
+        return action.announcing() if len(hand) == 2 else action
+
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, rng: random.Random | None = None) -> Bot:
+    """:raises ValueError: no bot of that name."""
+    try:
+        return BOTS[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}") from None
