@@ -1,1 +1,207 @@
-"""Tables, seats, games and the append-only move log."""
+"""Tables, seats, games and the append-only move log.
+
+A :class:`Game` keeps the engine's snapshot (secret: every hand and the draw pile) and the
+record's header; its :class:`Move` rows are the record's actions, in order. Replaying the moves
+from the header must always give the snapshot again: ``games.services`` writes both in one
+transaction, and the admin can verify any game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import Game as EngineGame
+from games.engine import Record
+
+MIN_SEATS, MAX_SEATS = 2, 10  # R3
+BOT_KINDS = (("greedy", _("Greedy bot")), ("random", _("Random bot")))
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """A table people sit at; it holds at most one game."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    name = models.CharField(_("name"), max_length=60)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables"
+    )
+    seat_count = models.PositiveSmallIntegerField(
+        _("seats"), validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
+    )
+    tournament = models.BooleanField(_("tournament (R22)"), default=False)
+    # R23: seconds per turn; None means no limit (games among friends).
+    turn_seconds = models.PositiveSmallIntegerField(_("turn time"), null=True, blank=True)
+    public = models.BooleanField(_("public"), default=True)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "public"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+
+class Seat(models.Model):
+    """One seat of a table: empty, a person, or a bot (R3: seats 0 … n-1)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, blank=True, choices=BOT_KINDS)
+    # R23: turns timed out in a row; at three the seat goes to a bot.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    # The person who sat here before a bot took over (they left, or timed out too often).
+    replaced_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                name="one_seat_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(user__isnull=False) & ~models.Q(bot="")),
+                name="seat_is_person_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is not None:
+            return self.user.get_username()
+        if self.bot:
+            return f"{self.get_bot_display()} {self.position + 1}"
+        return ""
+
+
+class Game(models.Model):
+    """The game played at a table: the record's header and the engine's current snapshot."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    # The header of the taki-record/1 record (GAME_RECORD.md).
+    seed = models.CharField(max_length=64)
+    players = models.JSONField()  # names in seat order, as at the start
+    deck = models.JSONField()  # the 116 codes, top card first (R4)
+    first_player = models.PositiveSmallIntegerField()  # R5: drawn at random at the start
+    tournament = models.BooleanField(default=False)
+    # The engine's snapshot after the last move: secret, never sent to a browser.
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)  # moves applied so far
+    # When the server must act next: a bot's move, or the turn deadline of R23.
+    next_due = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"game of {self.table}"
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def engine(self) -> EngineGame:
+        """The live engine game, from the saved snapshot."""
+        return EngineGame.from_snapshot(self.state)
+
+    def record(self) -> Record:
+        """The taki-record/1 record so far (secret while the game runs: it holds the deck)."""
+        moves = list(self.moves.order_by("seq").values_list("action", flat=True))
+        return Record(
+            seed=self.seed,
+            players=list(self.players),
+            deck=list(self.deck),
+            first_player=self.first_player,
+            tournament=self.tournament,
+            actions=moves,
+        )
+
+
+class MoveLogError(RuntimeError):
+    """Someone tried to change or delete a row of the append-only move log."""
+
+
+class Move(models.Model):
+    """One action of the game's record. Append-only: a row is never changed nor deleted.
+
+    ``digest`` chains every move to the one before (sha256 over the previous digest and this
+    move's canonical JSON), so any later edit of the log shows.
+    """
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("time ran out")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()  # 0-based: the index of the action in the record
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()  # exactly as in GAME_RECORD.md
+    events = models.JSONField(default=list)  # the engine's public events, for the words
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.seq}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise MoveLogError("the move log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise MoveLogError("the move log is append-only")
+
+    @staticmethod
+    def chain(previous_digest: str, action: dict) -> str:
+        payload = previous_digest + json.dumps(action, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(payload.encode()).hexdigest()
