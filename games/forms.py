@@ -1,0 +1,82 @@
+"""The one form of the games app: opening a table (issue 3, R3, R22, R23)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import MAX_SEATS, MIN_SEATS
+
+# R23: the time limits a host may choose; "" is no limit, for games among friends.
+TURN_TIME_CHOICES = (
+    ("15", _("15 seconds")),
+    ("30", _("30 seconds")),
+    ("60", _("60 seconds")),
+    ("", _("No limit")),
+)
+MODE_CHOICES = (
+    ("standard", _("Standard: first to empty their hand wins")),
+    ("tournament", _("Tournament: eight stages (R22)")),
+)
+VISIBILITY_CHOICES = (
+    ("public", _("Public: listed in the lobby")),
+    ("private", _("Private: joined by its link only")),
+)
+
+
+class TableForm(forms.Form):
+    name = forms.CharField(label=_("Table name"), max_length=60)
+    seat_count = forms.TypedChoiceField(
+        label=_("Seats"),
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+        coerce=int,
+        initial=4,
+    )
+    mode = forms.ChoiceField(
+        label=_("Game"), choices=MODE_CHOICES, initial="standard", widget=forms.RadioSelect
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"),
+        choices=TURN_TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        initial="30",
+        required=False,
+    )
+    bot_seats = forms.TypedChoiceField(
+        label=_("Seats for bots"),
+        help_text=_("Bots take the last seats; you always take the first."),
+        choices=[(n, str(n)) for n in range(MAX_SEATS)],
+        coerce=int,
+        initial=0,
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who may join"),
+        choices=VISIBILITY_CHOICES,
+        initial="public",
+        widget=forms.RadioSelect,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        seats, bots = cleaned.get("seat_count"), cleaned.get("bot_seats")
+        if seats is not None and bots is not None and bots >= seats:
+            self.add_error(
+                "bot_seats",
+                _("Leave at least one seat for you: at most %(n)d bots.") % {"n": seats - 1},
+            )
+        return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``services.create_table`` for this (valid) form."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "seat_count": data["seat_count"],
+            "tournament": data["mode"] == "tournament",
+            "turn_seconds": data["turn_seconds"],
+            "public": data["visibility"] == "public",
+            "bot_seats": data["bot_seats"],
+        }
