@@ -41,6 +41,18 @@ FIRST_STAGE = 8  # R22
 PLUS = "plus"  # follow-up owed after a Plus (R17)
 KING_FOLLOW_UP = "king"  # follow-up owed after a King (R16)
 
+# Actions are immutable, so legal_actions hands out these interned ones instead of building new
+# tuples on every call (it is the engine's hot path).
+_SEATS = range(10)
+_PLAYS = [{card: Action(PLAY, seat, card) for card in CARDS.values()} for seat in _SEATS]
+_CHANGE_COLORS = [[Action(PLAY, seat, CHANGE_COLOR, c) for c in COLORS] for seat in _SEATS]
+_DRAWS = [Action(DRAW, seat) for seat in _SEATS]
+_ACCEPTS = [Action(ACCEPT, seat) for seat in _SEATS]
+_CLOSES = [Action(CLOSE_TAKI, seat) for seat in _SEATS]
+_PASSES = [Action(PASS, seat) for seat in _SEATS]
+_LAST_CARDS = [Action(LAST_CARD, seat) for seat in _SEATS]
+_STACKABLE = frozenset({KING, *(c for c in CARDS.values() if c.symbol == "plus2")})  # R10, R16
+
 
 class TakiRun:
     """A TAKI run (R14). ``open`` is True once its player passed it on after a TAKI played alone;
@@ -170,58 +182,44 @@ class Game:
         if self.winner is not None:
             return []
         hand = self.hands[seat]
+        plays = _PLAYS[seat]
         pending = self.plus3
         if pending is not None:
             if seat not in pending.waiting:
                 return []
-            actions = [Action(ACCEPT, seat)]
+            actions = [_ACCEPTS[seat]]
             if BREAKER in hand:
-                actions.append(Action(PLAY, seat, BREAKER))
+                actions.append(plays[BREAKER])
             if seat == self.current and KING in hand:
-                actions.append(Action(PLAY, seat, KING))
+                actions.append(plays[KING])
             return actions
         if seat != self.current:
             return []
         if self.plus2_stack:
-            actions = [Action(DRAW, seat)]
-            if KING in hand:
-                actions.append(Action(PLAY, seat, KING))
-            seen = set()
-            for card in hand:
-                if card.symbol == "plus2" and card not in seen:
-                    seen.add(card)
-                    actions.append(Action(PLAY, seat, card))
+            actions = [_DRAWS[seat]]
+            actions += [plays[card] for card in dict.fromkeys(hand) if card in _STACKABLE]
             return actions
         run = self.taki_run
-        actions = []
         if run is not None and run.player == seat and not run.open:
             color = run.color
-            seen = set()
-            for card in hand:
-                if card.color == color and card not in seen:
-                    seen.add(card)
-                    actions.append(Action(PLAY, seat, card))
-            actions.append(Action(CLOSE_TAKI, seat) if run.played else Action(PASS, seat))
+            actions = [plays[card] for card in dict.fromkeys(hand) if card.color == color]
+            actions.append(_CLOSES[seat] if run.played else _PASSES[seat])
         else:
-            actions.append(Action(DRAW, seat))
+            actions = [_DRAWS[seat]]
             anything = self.follow_up == KING_FOLLOW_UP  # R16: no matching
             active = self.active_color
             symbol = self.leading.symbol
-            seen = set()
-            for card in hand:
-                if card in seen:
-                    continue
-                seen.add(card)
+            for card in dict.fromkeys(hand):
                 color = card.color
                 if color is None:
                     if card is CHANGE_COLOR:
-                        actions.extend(Action(PLAY, seat, card, c) for c in COLORS)
+                        actions += _CHANGE_COLORS[seat]
                     else:
-                        actions.append(Action(PLAY, seat, card))
+                        actions.append(plays[card])
                 elif anything or color == active or card.symbol == symbol:
-                    actions.append(Action(PLAY, seat, card))
+                    actions.append(plays[card])
         if len(hand) == 1:
-            actions.append(Action(LAST_CARD, seat))
+            actions.append(_LAST_CARDS[seat])
         return actions
 
     def is_legal(self, action: Action) -> bool:
