@@ -262,6 +262,23 @@ def is_connected(table_id: int, user_id: int | None) -> bool:
     return user_id is not None and cache.get(_presence_key(table_id, user_id), 0) > 0
 
 
+def abort_table(table_id: int) -> bool:
+    """Stop a table for good (moderation): status aborted, nothing more due. False if it was
+    already finished or aborted.
+
+    :raises ServiceError: ``not_found``.
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            return False
+        Game.objects.select_for_update().filter(table=table).first()  # wait for a move in flight
+        _abort(table)
+        _broadcast_table(table.pk)
+        _broadcast_lobby()
+    return True
+
+
 # ---------------------------------------------------------------------------- games
 
 

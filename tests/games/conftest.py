@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from games import services
-from games.models import Table
+from games.engine import Game as EngineGame
+from games.engine import deck_codes
+from games.models import Game, Table
 
 User = get_user_model()
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    """The users below get real passwords; a fast hasher keeps their creation quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -62,3 +72,38 @@ def make_table(alice) -> Callable[..., Table]:
         return table
 
     return make
+
+
+def rigged_deck(hands: list[list[str]], leading: str = "red:5") -> list[str]:
+    """A full deck that deals ``hands`` (eight codes each, R4) and turns ``leading`` up; the
+    draw pile then holds the other cards in ``deck_codes()`` order."""
+    rest = deck_codes()
+    for code in [*chain.from_iterable(hands), leading]:
+        rest.remove(code)
+    players = len(hands)
+    dealt = [hands[seat][index] for index in range(8) for seat in range(players)]
+    return dealt + [leading] + rest
+
+
+@pytest.fixture
+def rig() -> Callable[..., Game]:
+    """Give a started table's game chosen hands: ``rig(table, hands, leading, first_player)``.
+
+    Replaces the header and snapshot of a game that has no move yet, and schedules it afresh
+    as ``start_game`` would (deadline or bot move from now).
+    """
+
+    def rig_game(
+        table: Table, hands: list[list[str]], leading: str = "red:5", first_player: int = 0
+    ) -> Game:
+        game = Game.objects.get(table=table)
+        assert game.version == 0, "rig a game before its first move"
+        game.deck = rigged_deck(hands, leading)
+        game.first_player = first_player
+        engine = EngineGame(game.deck, len(hands), first_player, game.seed, game.tournament)
+        game.state = engine.to_snapshot()
+        services._schedule(game, engine, timezone.now())
+        game.save()
+        return game
+
+    return rig_game

@@ -1,0 +1,79 @@
+"""The server's clock: plays the bots' moves and the R23 timeouts when they fall due.
+
+One asyncio task per event loop (so one per Daphne process), started lazily by the first
+websocket that connects (``ensure_clock()``). Every ``POLL_INTERVAL`` it asks the database which
+games are due (``Game.next_due <= now``) and lets ``services.advance`` play what is owed. The
+deadlines live in the database, so a restart loses nothing: the next clock picks them up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import services
+from games.models import Game, Table
+
+logger = logging.getLogger(__name__)
+
+POLL_INTERVAL = 0.25  # seconds
+
+_clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def ensure_clock() -> asyncio.Task[None]:
+    """Start the clock on the running event loop unless it already runs there; return its task.
+
+    Must be called from async code (a consumer's ``connect``).
+    """
+    loop = asyncio.get_running_loop()
+    task = _clocks.get(loop)
+    if task is None or task.done():
+        task = loop.create_task(run_clock(), name="taki-clock")
+        _clocks[loop] = task
+    return task
+
+
+async def run_clock(interval: float = POLL_INTERVAL) -> None:
+    """Tick forever; an error is logged and the clock goes on."""
+    while True:
+        try:
+            await tick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the game clock failed to tick")
+        await asyncio.sleep(interval)
+
+
+async def tick(now: datetime | None = None) -> int:
+    """Advance every game that is due by ``now``; return how many were advanced.
+
+    One game's failure is logged and does not hold up the others.
+    """
+    due = await database_sync_to_async(due_game_ids)(now)
+    for game_id in due:
+        try:
+            await database_sync_to_async(services.advance)(game_id, now)
+        except Exception:
+            logger.exception("the game clock could not advance game %s", game_id)
+    return len(due)
+
+
+def due_game_ids(now: datetime | None = None) -> list[int]:
+    """The running games that owe a move by ``now``, the most overdue first."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(
+            next_due__lte=now, winner__isnull=True, table__status=Table.Status.PLAYING
+        )
+        .order_by("next_due")
+        .values_list("pk", flat=True)
+    )
