@@ -1,5 +1,10 @@
 """Websocket routes, mounted by taki_site.asgi under AuthMiddlewareStack."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games import consumers
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+]

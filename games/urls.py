@@ -6,4 +6,21 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", views.home, name="lobby"),
+    path("play-bots/", views.play_bots, name="play_bots"),
+    path("tables/new/", views.create_table, name="create_table"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/join/", views.join, name="join"),
+    path("tables/<int:table_id>/leave/", views.leave, name="leave"),
+    path("tables/<int:table_id>/start/", views.start, name="start"),
+    path(
+        "tables/<int:table_id>/seats/<int:position>/remove/",
+        views.remove_seat,
+        name="remove_seat",
+    ),
+    path("tables/<int:table_id>/seats/<int:position>/bot/", views.add_bot, name="add_bot"),
+    path("games/", views.finished_games, name="finished_games"),
+    path("games/", views.finished_games, name="games"),  # the name the site nav uses
+    path("games/<int:game_id>/", views.finished_game, name="finished_game"),
+    path("games/<int:game_id>/record.json", views.record_json, name="record_json"),
 ]

@@ -1,6 +1,241 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Pages of the games app: lobby, tables, finished games (issue 3).
+
+Views only check who may see what, call ``games.services`` and render; every rule is decided
+there or in the engine. State changes are POST only; a refusal from the services becomes a
+message on the page it came from.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+
+from games import services
+from games.forms import TableForm
+from games.models import Game, Table
+from games.presenters import finished_game_context, lobby_context, table_page_context
+from games.services import ServiceError
+
+# ------------------------------------------------------------------ helpers
 
 
+def _invite_ok(request: HttpRequest, table: Table) -> bool:
+    token = request.GET.get("invite") or request.POST.get("invite") or ""
+    return bool(token) and token == table.invite_token
+
+
+def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
+    """The table, if this visitor may see it: public tables to all; a private one to its host,
+    the people seated at it, and whoever holds its invite link.
+
+    :raises Http404: no such table.
+    :raises PermissionDenied: a private table without its invite.
+    """
+    table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    if table.public or _invite_ok(request, table):
+        return table
+    user = request.user
+    if user.is_authenticated and (
+        table.host_id == user.pk or table.seats.filter(user=user).exists()
+    ):
+        return table
+    raise PermissionDenied
+
+
+def _table_url(table: Table, request: HttpRequest | None = None) -> str:
+    url = reverse("games:table", args=[table.pk])
+    if request is not None and not table.public and _invite_ok(request, table):
+        url += f"?invite={table.invite_token}"
+    return url
+
+
+def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpResponse:
+    """A refusal from the services: for htmx, the message swapped into the page's ``#flash``
+    (status 200, since htmx does not swap error responses); else a message and back."""
+    if request.htmx:
+        response = render(request, "games/partials/flash.html", {"flash": error.message})
+        return reswap(retarget(response, "#flash"), "outerHTML")
+    messages.error(request, error.message)
+    return redirect(next_url)
+
+
+def _done(request: HttpRequest, next_url: str) -> HttpResponse:
+    """After a change: go to ``next_url`` (htmx forms pushed over the socket post with htmx)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(next_url)
+    return redirect(next_url)
+
+
+# ------------------------------------------------------------------ lobby
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    return render(
+        request,
+        "games/lobby.html",
+        {**lobby_context(), "lobby_socket": "/ws/lobby/"},
+    )
+
+
+@login_required
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method != "POST" or not form.is_valid():
+        return render(request, "games/create_table.html", {"form": form})
+    try:
+        table = services.create_table(request.user, **form.service_kwargs())
+    except ServiceError as error:
+        return _refuse(request, error, reverse("games:create_table"))
+    return _done(request, _table_url(table))
+
+
+@require_POST
+@login_required
+def play_bots(request: HttpRequest) -> HttpResponse:
+    try:
+        opponents = int(request.POST.get("opponents", 3))
+    except ValueError:
+        opponents = 3
+    opponents = min(max(opponents, 1), 9)  # R3: 2 to 10 players
+    try:
+        table = services.play_against_bots(request.user, opponents=opponents)
+    except ServiceError as error:
+        return _refuse(request, error, reverse("games:home"))
+    return _done(request, _table_url(table))
+
+
+# ------------------------------------------------------------------ one table
+
+
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    invite = request.GET.get("invite", "") if _invite_ok(request, table) else ""
+    context = table_page_context(table, request.user, invite=invite)
+    context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
+    context["invite_url"] = request.build_absolute_uri(
+        reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
+    )
+    return render(request, "games/table.html", context)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    try:
+        services.join_table(table.pk, request.user, invite=request.POST.get("invite"))
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, _table_url(table))
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    try:
+        services.leave_table(table.pk, request.user)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, reverse("games:home"))
+
+
+@require_POST
+@login_required
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    try:
+        services.start_game(table.pk, request.user)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, _table_url(table))
+
+
+@require_POST
+@login_required
+def remove_seat(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    try:
+        services.remove_seat(table.pk, request.user, position)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, _table_url(table))
+
+
+@require_POST
+@login_required
+def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    try:
+        services.add_bot(table.pk, request.user, position)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, _table_url(table))
+
+
+# ------------------------------------------------------------------ finished games
+
+
+def _finished_games():
+    return Game.objects.filter(winner__isnull=False, table__public=True).select_related("table")
+
+
+@require_GET
+def finished_games(request: HttpRequest) -> HttpResponse:
+    games = _finished_games().order_by("-finished_at").annotate(move_count=Count("moves"))
+    page = Paginator(games, 25).get_page(request.GET.get("page"))
+    return render(request, "games/finished_games.html", {"page": page})
+
+
+def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
+    """A finished game this visitor may see: public ones to all, private ones to their players.
+
+    :raises Http404: no such game, or it is still being played (its record holds the deck).
+    :raises PermissionDenied: a private game of other people.
+    """
+    game = get_object_or_404(Game.objects.select_related("table", "table__host"), pk=game_id)
+    if not game.finished:
+        raise Http404(_("This game is still being played."))
+    user = request.user
+    if game.table.public or _invite_ok(request, game.table):
+        return game
+    if (
+        user.is_authenticated
+        and game.table.seats.filter(Q(user=user) | Q(replaced_user=user)).exists()
+    ):
+        return game
+    raise PermissionDenied
+
+
+@require_GET
+def finished_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _get_finished_game_for_user(request, game_id)
+    try:
+        step = int(request.GET["move"])
+    except (KeyError, ValueError):
+        step = None
+    return render(request, "games/finished_game.html", finished_game_context(game, step))
+
+
+@require_GET
+def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _get_finished_game_for_user(request, game_id)
+    user = request.user if request.user.is_authenticated else None
+    try:
+        record = services.export_record(game, user)
+    except ServiceError as error:
+        raise PermissionDenied(error.message) from None
+    response = JsonResponse(record, json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'inline; filename="taki-game-{game.pk}.json"'
+    return response

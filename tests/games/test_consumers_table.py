@@ -1,0 +1,221 @@
+"""The table socket: each person sees their own view only; forged actions change nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import consumers
+from games.models import Game, Move
+from games.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ALICE_HAND = [
+    "red:7",
+    "red:3",
+    "blue:4",
+    "green:plus2",
+    "yellow:9",
+    "change-color",
+    "king",
+    "red:taki",
+]
+BOB_HAND = [
+    "blue:1",
+    "blue:5",
+    "green:6",
+    "yellow:1",
+    "yellow:stop",
+    "plus3",
+    "breaker",
+    "blue:plus",
+]
+DATA_CARD = re.compile(r'data-card="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def no_clock(monkeypatch):
+    """The server clock plays bots and timeouts; these tables have neither."""
+    monkeypatch.setattr(consumers, "ensure_clock", lambda: None)
+
+
+@pytest.fixture
+def table(make_table, bob, rig):
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    rig(table, [ALICE_HAND, BOB_HAND], leading="red:5", first_player=0)
+    return table
+
+
+async def connect(table, user) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
+    )
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def latest(communicator: WebsocketCommunicator, timeout: float = 1) -> str:
+    """The last fragment that arrives within ``timeout`` (connects of others push too)."""
+    text = await communicator.receive_from(timeout=timeout)
+    while not await communicator.receive_nothing(timeout=0.1):
+        text = await communicator.receive_from(timeout=timeout)
+    return text
+
+
+def hand_codes(html: str) -> list[str]:
+    return DATA_CARD.findall(html)
+
+
+async def game_state(table) -> tuple[int, int]:
+    from channels.db import database_sync_to_async
+
+    @database_sync_to_async
+    def read() -> tuple[int, int]:
+        game = Game.objects.get(table=table)
+        return game.version, Move.objects.filter(game=game).count()
+
+    return await read()
+
+
+async def test_each_player_receives_their_own_hand_and_the_spectator_none(
+    table, alice, bob, carol
+) -> None:
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    carol_socket = await connect(table, carol)
+
+    alice_sees, bob_sees, carol_sees = (
+        await latest(alice_socket),
+        await latest(bob_socket),
+        await latest(carol_socket),
+    )
+
+    assert sorted(hand_codes(alice_sees)) == sorted(ALICE_HAND)
+    assert sorted(hand_codes(bob_sees)) == sorted(BOB_HAND)
+    assert hand_codes(carol_sees) == []
+    # No card of the other hand appears anywhere, not even by name in a title.
+    for code in set(BOB_HAND) - set(ALICE_HAND):
+        assert f'"{code}"' not in alice_sees
+    assert 'id="table-hand"' in carol_sees and "Your hand" not in carol_sees
+    for socket in (alice_socket, bob_socket, carol_socket):
+        await socket.disconnect()
+
+
+async def test_the_player_to_move_gets_clickable_legal_cards(table, alice) -> None:
+    socket = await connect(table, alice)
+
+    html = await latest(socket)
+
+    # red:7 matches the red 5; blue:4 does not (R7).
+    assert re.search(r'data-card="red:7">\s*<form ws-send', html)
+    assert not re.search(r'data-card="blue:4">\s*<form ws-send', html)
+    assert 'name="version" value="0"' in html
+    assert 'value="draw"' in html
+    await socket.disconnect()
+
+
+async def test_a_legal_move_is_pushed_to_the_other_player_and_the_spectator(
+    table, alice, bob, carol
+) -> None:
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    carol_socket = await connect(table, carol)
+    for socket in (alice_socket, bob_socket, carol_socket):
+        await latest(socket)
+
+    await alice_socket.send_to(
+        text_data=json.dumps({"type": "play", "card": "red:7", "version": "0", "HEADERS": {}})
+    )
+
+    bob_sees, carol_sees = await latest(bob_socket), await latest(carol_socket)
+    assert "alice played red 7" in bob_sees
+    assert "alice played red 7" in carol_sees
+    assert sorted(hand_codes(bob_sees)) == sorted(BOB_HAND)
+    assert await game_state(table) == (1, 1)
+    alice_sees = await latest(alice_socket)
+    assert "red:7" not in hand_codes(alice_sees)
+    for socket in (alice_socket, bob_socket, carol_socket):
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("who", "message", "words"),
+    [
+        ("bob", {"type": "play", "card": "blue:1", "version": 0}, "It is not your turn."),
+        ("alice", {"type": "play", "card": "blue:1", "version": 0}, "You do not hold that card."),
+        ("alice", {"type": "play", "card": "red:7", "version": 5}, "against an old position"),
+        ("alice", {"type": "play", "card": "red:7", "player": 1, "version": "x"}, "not understood"),
+        ("carol", {"type": "draw", "version": 0}, "You do not sit at this table."),
+        ("anonymous", {"type": "draw", "version": 0}, "Log in"),
+    ],
+)
+async def test_a_forged_action_is_refused_with_a_message_and_changes_nothing(
+    table, alice, bob, carol, who, message, words
+) -> None:
+    users = {"alice": alice, "bob": bob, "carol": carol, "anonymous": AnonymousUser()}
+    socket = await connect(table, users[who])
+    await latest(socket)
+
+    await socket.send_to(text_data=json.dumps(message))
+
+    reply = await latest(socket)
+    assert 'id="flash" class="flash flash--error"' in reply
+    assert words in reply
+    assert await game_state(table) == (0, 0)
+    await socket.disconnect()
+
+
+async def test_malformed_json_is_refused_to_that_socket_only(table, alice, bob) -> None:
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    await latest(alice_socket)
+    await latest(bob_socket)
+
+    await alice_socket.send_to(text_data="{not json")
+
+    assert "That request is not understood." in await latest(alice_socket)
+    assert await bob_socket.receive_nothing(timeout=0.2)
+    assert await game_state(table) == (0, 0)
+    await alice_socket.disconnect()
+    await bob_socket.disconnect()
+
+
+async def test_a_private_table_refuses_a_stranger_without_the_invite(make_table, carol) -> None:
+    table = await _private_table(make_table)
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
+    )
+    communicator.scope["user"] = carol
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def _private_table(make_table):
+    from channels.db import database_sync_to_async
+
+    return await database_sync_to_async(make_table)(public=False)
+
+
+async def test_a_seat_shows_as_connected_while_its_socket_is_open(table, alice, bob) -> None:
+    alice_socket = await connect(table, alice)
+    await latest(alice_socket)
+
+    bob_socket = await connect(table, bob)
+    alice_sees = await latest(alice_socket)
+
+    assert re.search(r'data-seat="1">.*?dot--on', alice_sees, re.S)
+    await bob_socket.disconnect()
+    alice_sees = await latest(alice_socket)
+    bob_seat = alice_sees.split('data-seat="1"')[1].split("</li>")[0]
+    assert "dot--on" not in bob_seat
+    await alice_socket.disconnect()
