@@ -1,0 +1,47 @@
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.games.play import play_to_the_end
+
+
+@pytest.fixture
+def finished(make_table, bob):
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    return play_to_the_end(table)
+
+
+def test_it_shows_players_result_length_and_moves_in_words(client: Client, finished) -> None:
+    page = client.get(reverse("games:finished_game", args=[finished.pk])).content.decode()
+
+    winner = finished.players[finished.winner]
+    assert f"{winner} won." in page
+    assert "alice, bob" in page
+    assert f"{finished.version} moves" in page
+    assert page.count('<li><a href="?move=') == finished.version
+    assert f"{winner} wins the game" in page
+    assert reverse("games:record_json", args=[finished.pk]) in page
+
+
+def test_it_replays_the_public_table_after_a_chosen_move(client: Client, finished) -> None:
+    page = client.get(reverse("games:finished_game", args=[finished.pk]) + "?move=0").content
+
+    page = page.decode()
+    assert "After move 0 of" in page
+    assert page.count("8 cards") == 2
+    assert "data-card=" not in page
+
+
+def test_it_lists_the_game_among_the_finished_games(client: Client, finished) -> None:
+    page = client.get(reverse("games:finished_games")).content.decode()
+
+    assert reverse("games:finished_game", args=[finished.pk]) in page
+    assert "Friday game" in page
+
+
+def test_it_answers_404_while_the_game_runs(client: Client, make_table, bob) -> None:
+    table = make_table(players=[bob], start=True)
+
+    response = client.get(reverse("games:finished_game", args=[table.game.pk]))
+
+    assert response.status_code == 404

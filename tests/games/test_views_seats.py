@@ -1,0 +1,41 @@
+"""The host's seat controls before the start: remove a seat, put a bot on one."""
+
+from django.test import Client
+from django.urls import reverse
+
+
+def test_it_rejects_get(client: Client, make_table, alice) -> None:
+    table = make_table(seat_count=3)
+    client.force_login(alice)
+
+    assert client.get(reverse("games:add_bot", args=[table.pk, 1])).status_code == 405
+    assert client.get(reverse("games:remove_seat", args=[table.pk, 1])).status_code == 405
+
+
+def test_it_lets_the_host_put_a_bot_on_an_empty_seat(client: Client, make_table, alice) -> None:
+    table = make_table(seat_count=3)
+    client.force_login(alice)
+
+    response = client.post(reverse("games:add_bot", args=[table.pk, 2]), follow=True)
+
+    assert table.seats.get(position=2).bot == "greedy"
+    assert "Greedy bot 3" in response.content.decode()
+
+
+def test_it_lets_the_host_remove_a_player(client: Client, make_table, alice, bob) -> None:
+    table = make_table(players=[bob])
+    client.force_login(alice)
+
+    client.post(reverse("games:remove_seat", args=[table.pk, 1]))
+
+    assert table.seats.get(position=1).user is None
+
+
+def test_it_refuses_a_guest(client: Client, make_table, bob) -> None:
+    table = make_table(seat_count=3, players=[bob])
+    client.force_login(bob)
+
+    response = client.post(reverse("games:add_bot", args=[table.pk, 2]), follow=True)
+
+    assert "Only the host can do that." in response.content.decode()
+    assert table.seats.get(position=2).is_empty
