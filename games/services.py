@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,7 +26,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -54,6 +56,7 @@ MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
 RECENT_MOVES = 12
 LOBBY_GROUP = "lobby"
+SQLITE_ATTEMPTS = 10
 
 User = AbstractBaseUser
 
@@ -339,6 +342,10 @@ def submit_action(table_id: int, user: User, payload: Any) -> list[Event]:
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
+    return _serialised(lambda: _submit(table_id, user, payload, version))
+
+
+def _submit(table_id: int, user: User, payload: dict[str, Any], version: int) -> list[Event]:
     with transaction.atomic():
         # The lock serialises two actions on one game: a player clicking in two tabs, or two
         # players answering a +3 at once. Without it both could read version v, both pass the
@@ -382,22 +389,28 @@ def advance(game_id: int, now: datetime | None = None) -> datetime | None:
     """
     now = now or timezone.now()
     for _step in range(64):  # a bound, against any bug that would keep a move due forever
-        with transaction.atomic():
-            try:
-                game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
-            except Game.DoesNotExist:
-                return None
-            if game.table.status != Table.Status.PLAYING or game.finished:
-                return None
-            if game.next_due is None or game.next_due > now:
-                return game.next_due
-            if not _play_owed_move(game, now):
-                # Nothing to play although due (e.g. the turn time was removed): reschedule.
-                _schedule(game, game.engine(), now)
-                game.save(update_fields=["next_due", "turn_deadline"])
-                if game.next_due is not None and game.next_due <= now:
-                    return game.next_due
-    return game.next_due
+        done, next_due = _serialised(lambda: _advance_once(game_id, now))
+        if done:
+            break
+    return next_due
+
+
+def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
+    """Play one owed move, in one locked transaction. Returns (nothing more due now, next_due)."""
+    with transaction.atomic():
+        # The same lock as submit_action's: the clock and a player may act on a game at once.
+        game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+        if game is None or game.table.status != Table.Status.PLAYING or game.finished:
+            return True, None
+        if game.next_due is None or game.next_due > now:
+            return True, game.next_due
+        if not _play_owed_move(game, now):
+            # Nothing to play although due (the deadline's seat became a bot): reschedule.
+            _schedule(game, game.engine(), now)
+            game.save(update_fields=["next_due", "turn_deadline"])
+            if game.next_due is not None and game.next_due <= now:
+                return True, game.next_due
+        return False, game.next_due
 
 
 def table_context(table: Table, user: User | None) -> dict[str, Any]:
@@ -564,6 +577,29 @@ def verify_game(game: Game) -> bool:
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def _serialised[T](work: Callable[[], T]) -> T:
+    """Run ``work``, one transaction that locks a game row, and run it again if SQLite refused it.
+
+    SQLite has no row locks (``select_for_update`` does nothing there): a second transaction
+    writing the same game fails with "database is locked" instead of waiting. Run again, it sees
+    what the first one committed, so a doubled click is then refused as stale.
+    """
+    for attempt in range(SQLITE_ATTEMPTS):
+        try:
+            return work()
+        except OperationalError as exc:
+            retry = (
+                connection.vendor == "sqlite"
+                and not connection.in_atomic_block
+                and "locked" in str(exc)
+                and attempt + 1 < SQLITE_ATTEMPTS
+            )
+            if not retry:
+                raise
+        time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _lock_table(table_id: int) -> Table:
