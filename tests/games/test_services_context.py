@@ -1,0 +1,251 @@
+"""services: what a page shows (table_context), records, statistics and verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games import services
+from games.engine import CARDS, make_bot, replay
+from games.engine.record import Record
+from games.models import Game, Move, Table
+from games.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+HANDS = [
+    ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
+    ["red:6", "red:7", "blue:6", "blue:7", "green:6", "green:7", "yellow:6", "breaker"],
+]
+
+
+def game_of(table: Table) -> Game:
+    return Game.objects.get(table=table)
+
+
+def card_lists(value: Any, path: tuple = ()) -> dict[tuple, list[str]]:
+    """Every non-empty list of card codes in ``value``, by its path of keys."""
+    found = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= card_lists(item, (*path, key))
+    elif isinstance(value, list | tuple):
+        if value and all(isinstance(item, str) and item in CARDS for item in value):
+            found[path] = list(value)
+        for index, item in enumerate(value):
+            found |= card_lists(item, (*path, index))
+    return found
+
+
+def card_codes(value: Any) -> set[str]:
+    """Every card code anywhere in ``value`` (models are not looked into)."""
+    if isinstance(value, str):
+        return {value} if value in CARDS else set()
+    if isinstance(value, dict):
+        return set().union(*(card_codes(item) for item in value.values()))
+    if isinstance(value, list | tuple | set):
+        return set().union(*(card_codes(item) for item in value))
+    return set()
+
+
+def public_codes(game: Game) -> set[str]:
+    """The cards everyone has seen: the discard pile's top and the cards played."""
+    engine = game.engine()
+    played = {
+        event["card"]
+        for events in game.moves.values_list("events", flat=True)
+        for event in events
+        if "card" in event
+    }
+    return played | {engine.discard[-1].code, engine.leading.code}
+
+
+@pytest.fixture
+def table(alice, bob, make_table, rig) -> Table:
+    table = make_table(players=[bob], start=True)
+    rig(table, HANDS)
+    services.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
+    return table
+
+
+def play_to_the_end(table: Table, people: dict[int, Any]) -> Game:
+    """Play people's turns with the greedy bot's choices and let advance play the bots."""
+    bot = make_bot("greedy")
+    now = timezone.now()
+    for _ in range(3000):
+        game = game_of(table)
+        if game.finished:
+            return game
+        engine = game.engine()
+        seat = engine.seats_to_act()[0]
+        if seat in people:
+            action = {**bot.choose(engine, seat).to_json(), "version": game.version}
+            services.submit_action(table.pk, people[seat], action)
+        else:
+            now = max(now, game.next_due)
+            services.advance(game.pk, now=now)
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def finished(alice) -> Game:
+    table = services.play_against_bots(alice, opponents=1)
+    return play_to_the_end(table, {0: alice})
+
+
+def test_a_player_sees_their_own_hand_and_no_other(table, alice) -> None:
+    context = services.table_context(table, alice)
+
+    game = game_of(table)
+    own = sorted(code for code in HANDS[0] if code != "red:3")
+    assert context["hand"] == own == context["view"]["hand"]
+    assert set(card_lists(context)) <= {("hand",), ("view", "hand"), ("playable",)}
+    assert set(context["playable"]) <= set(own)
+    public = public_codes(game)
+    assert card_codes(context) <= set(own) | public
+    # The check has teeth: bob holds cards that are neither alice's nor public.
+    assert set(HANDS[1]) - set(own) - public
+
+
+def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) -> None:
+    context = services.table_context(table, bob)
+
+    assert context["my_seat"] == 1
+    assert context["legal"] == {
+        # R19b: a Breaker may be played on one's own turn too (and costs three cards).
+        "play": [
+            {"card": "red:6", "colors": []},
+            {"card": "red:7", "colors": []},
+            {"card": "breaker", "colors": []},
+        ],
+        "draw": True,
+        "close_taki": False,
+        "pass": False,
+        "accept": False,
+        "last_card": False,
+    }
+    assert context["playable"] == ["breaker", "red:6", "red:7"]
+
+
+@pytest.mark.parametrize("who", ["carol", "anonymous"])
+def test_a_spectator_sees_no_hand_at_all(table, carol, who) -> None:
+    viewer = carol if who == "carol" else AnonymousUser()
+
+    context = services.table_context(table, viewer)
+
+    assert context["my_seat"] is None
+    assert (context["hand"], context["legal"], context["playable"]) == (None, None, [])
+    assert "hand" not in context["view"] and "legal_actions" not in context["view"]
+    assert card_lists(context) == {}
+    assert card_codes(context) <= public_codes(game_of(table))
+
+
+def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
+    services.set_connected(table.pk, bob, True)
+
+    seats = services.table_context(table, alice)["seats"]
+
+    assert [(s["name"], s["hand_size"], s["is_turn"], s["is_you"]) for s in seats] == [
+        ("alice", 7, False, True),
+        ("bob", 8, True, False),
+    ]
+    assert [s["connected"] for s in seats] == [False, True]
+    assert seats[1]["deadline"] == game_of(table).turn_deadline.isoformat()
+    services.set_connected(table.pk, bob, False)
+    assert services.table_context(table, alice)["seats"][1]["connected"] is False
+
+
+def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
+    events = services.table_context(table, alice)["events"]
+
+    assert events == [
+        {
+            "seq": 0,
+            "seat": 0,
+            "source": "player",
+            "events": [{"kind": "played", "seat": 0, "card": "red:3", "color": "red"}],
+        }
+    ]
+
+
+def test_an_open_table_has_no_game_to_show(alice, bob, make_table) -> None:
+    table = make_table(seat_count=3, players=[bob])
+
+    context = services.table_context(table, alice)
+
+    assert (context["view"], context["version"], context["result"]) == (None, None, None)
+    assert context["is_host"] and context["can_start"]
+    assert [s["name"] for s in context["seats"]] == ["alice", "bob", ""]
+
+
+def test_the_record_is_refused_while_the_game_runs(table) -> None:
+    with pytest.raises(ServiceError) as caught:
+        services.export_record(game_of(table))
+
+    assert caught.value.code == "forbidden"
+
+
+def test_a_finished_game_exports_a_record_that_replays(finished) -> None:
+    record = services.export_record(finished)
+
+    digests = list(finished.moves.order_by("seq").values_list("digest", flat=True))
+    actions = list(finished.moves.order_by("seq").values_list("action", flat=True))
+    assert record["format"] == "taki-record/1"
+    assert record["actions"] == actions
+    assert record["digests"] == digests
+    assert record["game_id"] == finished.pk
+    assert record["finished_at"] == finished.finished_at.isoformat()
+    assert record["result"] == {
+        "winner": finished.winner,
+        "winner_name": finished.players[finished.winner],
+    }
+    result = replay(Record.from_json(record))
+    assert result.ok and result.game.winner == finished.winner
+
+
+def test_a_finished_game_shows_its_result_to_everyone(finished, alice, bob) -> None:
+    table = finished.table
+
+    for viewer in (alice, bob):
+        context = services.table_context(table, viewer)
+        assert context["result"]["winner"] == finished.winner
+        assert context["hand"] is None and context["legal"] is None
+
+
+def test_the_statistics_count_the_finished_games(finished, alice, bob) -> None:
+    stats = services.player_stats(alice)
+
+    won = finished.winner == 0
+    assert (stats["played"], stats["won"], stats["win_rate"]) == (1, int(won), float(won))
+    assert stats["recent"][0]["game"] == finished
+    assert stats["recent"][0]["table_name"] == "alice vs bots"
+    assert services.player_stats(bob) == {"played": 0, "won": 0, "win_rate": 0.0, "recent": []}
+
+
+def test_a_game_verifies_until_its_log_is_tampered_with(table, bob) -> None:
+    services.submit_action(table.pk, bob, {"type": "draw", "version": 1})
+    game = game_of(table)
+    assert services.verify_game(game)
+
+    first = game.moves.get(seq=0)
+    Move.objects.filter(pk=first.pk).update(action={"type": "play", "player": 0, "card": "red:1"})
+
+    assert not services.verify_game(game)
+
+
+def test_a_game_does_not_verify_if_its_snapshot_was_changed(table) -> None:
+    game = game_of(table)
+    game.state["hands"][0], game.state["hands"][1] = game.state["hands"][1], game.state["hands"][0]
+    Game.objects.filter(pk=game.pk).update(state=game.state)
+
+    assert not services.verify_game(game_of(table))
+
+
+def test_a_game_does_not_verify_if_a_chained_digest_was_changed(table) -> None:
+    game = game_of(table)
+    Move.objects.filter(game=game).update(digest="0" * 64)
+
+    assert not services.verify_game(game)
