@@ -1,0 +1,121 @@
+"""games.clock: the task that plays due bot moves and timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import clock, services
+from games.models import Game
+
+HANDS = [
+    ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
+    ["red:6", "red:7", "blue:6", "blue:7", "green:6", "green:7", "yellow:6", "breaker"],
+    ["red:8", "red:9", "blue:8", "blue:9", "green:8", "green:9", "yellow:8", "king"],
+]
+
+
+def make_bot_game(host) -> Game:
+    table = services.create_table(host, name="Clockwork", seat_count=3, bot_seats=2)
+    return services.start_game(table.pk, host)
+
+
+@pytest.mark.django_db
+def test_it_lists_the_running_games_that_are_due(alice) -> None:
+    due = make_bot_game(alice)
+    later = make_bot_game(alice)
+    Game.objects.filter(pk=later.pk).update(next_due=timezone.now() + timedelta(hours=1))
+    aborted = make_bot_game(alice)
+    services.abort_table(aborted.table_id)
+    open_table = services.create_table(alice, name="Waiting", seat_count=2)
+
+    ids = clock.due_game_ids(timezone.now() + timedelta(seconds=40))
+
+    assert ids == [due.pk]
+    assert not Game.objects.filter(table=open_table).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_tick_advances_the_due_games(alice) -> None:
+    game = await database_sync_to_async(make_bot_game)(alice)
+    now = timezone.now() + timedelta(seconds=40)  # past any first deadline or bot pause
+
+    advanced = await clock.tick(now)
+
+    assert advanced == 1
+    game = await Game.objects.aget(pk=game.pk)
+    assert game.version >= 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_one_failing_game_does_not_stop_the_others(alice, monkeypatch, caplog) -> None:
+    first = await database_sync_to_async(make_bot_game)(alice)
+    second = await database_sync_to_async(make_bot_game)(alice)
+    real_advance = services.advance
+
+    def advance(game_id, now=None):
+        if game_id == first.pk:
+            raise RuntimeError("boom")
+        return real_advance(game_id, now)
+
+    monkeypatch.setattr(services, "advance", advance)
+
+    with caplog.at_level(logging.ERROR, logger="games.clock"):
+        await clock.tick(timezone.now() + timedelta(seconds=40))
+
+    assert (await Game.objects.aget(pk=second.pk)).version >= 1
+    assert (await Game.objects.aget(pk=first.pk)).version == 0
+    assert f"could not advance game {first.pk}" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_running_clock_plays_the_bots_until_a_person_is_to_play(
+    alice, rig, monkeypatch
+) -> None:
+    monkeypatch.setattr(services, "BOT_DELAY", timedelta(milliseconds=50))
+    table = await database_sync_to_async(services.create_table)(
+        alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None
+    )
+    await database_sync_to_async(services.start_game)(table.pk, alice)
+    game = await database_sync_to_async(rig)(table, HANDS, first_player=1)
+
+    task = clock.ensure_clock()
+    try:
+        assert clock.ensure_clock() is task  # one clock per event loop
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            game = await Game.objects.aget(pk=game.pk)
+            if game.version == 2:
+                break
+    finally:
+        task.cancel()
+
+    # Both bots played, one after the other; alice has no time limit, so nothing is due.
+    assert game.version == 2
+    assert game.engine().seats_to_act() == [0]
+    assert (game.next_due, game.turn_deadline) == (None, None)
+
+
+async def test_the_clock_survives_an_error_and_ticks_again(monkeypatch, caplog) -> None:
+    ticks = []
+
+    async def tick(now=None):
+        ticks.append(now)
+        if len(ticks) == 1:
+            raise RuntimeError("the database went away")
+        return 0
+
+    monkeypatch.setattr(clock, "tick", tick)
+
+    with caplog.at_level(logging.ERROR, logger="games.clock"):
+        task = asyncio.get_running_loop().create_task(clock.run_clock(interval=0.01))
+        await asyncio.sleep(0.1)
+        task.cancel()
+
+    assert len(ticks) >= 2
+    assert "the game clock failed to tick" in caplog.text
