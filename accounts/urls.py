@@ -1,5 +1,38 @@
-from django.urls import URLPattern
+"""Accounts' addresses. Included at the site's root: "/accounts/…" and "/players/<name>/"."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from accounts import views
+from accounts.forms import LoginForm
 
 app_name = "accounts"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    # Django's LogoutView accepts POST only: a link or an image cannot log anyone out.
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="accounts/password_change.html",
+            success_url=reverse_lazy("accounts:password_change_done"),
+        ),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="accounts/password_change_done.html"
+        ),
+        name="password_change_done",
+    ),
+    path("players/<str:username>/", views.profile, name="profile"),
+]

@@ -1,0 +1,93 @@
+"""Sign-up and log-in forms: Django's own, with our username rules and log-in throttling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.debug import sensitive_variables
+
+from accounts import throttle
+from accounts.usernames import find_user, username_taken, validate_username
+
+
+class SignUpForm(UserCreationForm):
+    """Username, password twice, and an optional e-mail address."""
+
+    # A plain CharField, not Django's UsernameField: that one applies NFKC normalisation, which
+    # would quietly turn a full-width "ａｄｍｉｎ" into "admin". We refuse such names instead.
+    # No max_length either: validate_username says "at most 20" in words of its own.
+    username = forms.CharField(
+        label=_("Username"),
+        help_text=_("3–20 characters: letters A–Z, digits, “_” or “-”."),
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "username"}),
+    )
+    email = forms.EmailField(
+        label=_("E-mail (optional)"),
+        required=False,
+        help_text=_("Only used if you forget your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        validate_username(username)
+        if username_taken(username):
+            raise ValidationError(
+                _("The username “%(username)s” is taken (capital letters do not count)."),
+                code="taken",
+                params={"username": username},
+            )
+        return username
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, ignoring the username's case, refusing banned players with a clear
+    word, and refusing everyone after too many failures (see accounts.throttle)."""
+
+    error_messages = {
+        "invalid_login": _("That username and password do not match. Please try again."),
+        "throttled": _(
+            "Too many failed log-ins for this username or from your network. "
+            "Please wait %(minutes)d minutes and try again."
+        ),
+        "banned": _("This account has been banned. You cannot log in."),
+        "inactive": _("This account has been banned. You cannot log in."),
+    }
+
+    @sensitive_variables()
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is None or not password:
+            return self.cleaned_data
+
+        address = throttle.client_address(self.request)
+        if throttle.is_locked(username, address):
+            raise ValidationError(
+                self.error_messages["throttled"],
+                code="throttled",
+                params={"minutes": throttle.WINDOW_SECONDS // 60},
+            )
+        try:
+            super().clean()
+        except ValidationError:
+            throttle.record_failure(username, address)
+            self._refuse_banned(username, password)
+            raise
+        throttle.record_success(username)
+        return self.cleaned_data
+
+    def _refuse_banned(self, username: str, password: str) -> None:
+        # The backend refuses banned players like any wrong password. Say why, but only to
+        # someone who knows the password: a stranger learns nothing about the account.
+        user = find_user(username)
+        if user is not None and not user.is_active and user.check_password(password):
+            raise ValidationError(self.error_messages["banned"], code="banned")
