@@ -34,12 +34,13 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test lint format bench system-deps clean
+.PHONY: help run test lint format bench system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
 	@echo "make test    lint, then run every test (browser tests included)"
 	@echo "make bench   time the rules engine"
+	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make clean   remove .venv, collected static files and caches"
@@ -82,12 +83,23 @@ system-deps:
 	echo "Installing$$missing"; \
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null
 
-run: $(VENV)/.stamp-run
+# The .mo files Django reads are built from the .po files here, not committed, so they can never
+# lag behind them. Without gettext's msgfmt the site still runs, in English only.
+messages: $(VENV)/.stamp-run
+	@if command -v msgfmt >/dev/null; then \
+		$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --verbosity 0; \
+	else \
+		echo "warning: gettext is not installed: the site will be in English only" >&2; \
+	fi
+
+run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) taki_site.asgi:application
 
+# messages after system-deps, which installs gettext.
 test: $(VENV)/.stamp-test system-deps lint
+	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.stamp-test

@@ -1,0 +1,60 @@
+"""The header of every page (templates/base.html)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def header(client: Client) -> str:
+    page = client.get(reverse("games:home")).content.decode()
+    return page[page.index("<header") : page.index("</header>")]
+
+
+def test_it_offers_a_visitor_log_in_and_sign_up(client: Client) -> None:
+    nav = header(client)
+
+    assert f'href="{reverse("games:home")}">Lobby</a>' in nav
+    assert f'href="{reverse("accounts:login")}">Log in</a>' in nav
+    assert f'href="{reverse("accounts:signup")}">Sign up</a>' in nav
+    assert "Log out" not in nav
+
+
+def test_it_offers_a_player_their_profile_and_a_log_out_form(client: Client, dana) -> None:
+    client.force_login(dana)
+
+    nav = header(client)
+
+    assert f'href="{reverse("accounts:profile", args=["Dana"])}">My profile</a>' in nav
+    assert f'method="post" action="{reverse("accounts:logout")}"' in nav
+    assert "Log out (Dana)" in nav
+    assert "Sign up" not in nav
+
+
+def test_it_links_the_finished_games(client: Client) -> None:
+    assert f'href="{reverse("games:games")}">Finished games</a>' in header(client)
+
+
+def test_it_offers_the_four_languages_each_in_its_own_words(client: Client) -> None:
+    nav = header(client)
+
+    assert f'action="{reverse("set_language")}"' in nav
+    for code, name in [
+        ("en", "English"),
+        ("es", "español"),
+        ("id", "Bahasa Indonesia"),
+        ("eo", "Esperanto"),
+    ]:
+        assert f'<option value="{code}" lang="{code}"' in nav
+        assert f">{name}</option>" in nav
+
+
+def test_it_keeps_htmx_and_the_csrf_header(client: Client) -> None:
+    response = client.get(reverse("games:home"))
+    page = response.content.decode()
+
+    assert "/static/django_htmx/ext/hx-ws-2.min.js" in page
+    assert f"""<body hx-headers='{{"X-CSRFToken": "{response.context["csrf_token"]}"}}'>""" in page
