@@ -249,3 +249,23 @@ def test_a_game_does_not_verify_if_a_chained_digest_was_changed(table) -> None:
     Move.objects.filter(game=game).update(digest="0" * 64)
 
     assert not services.verify_game(game)
+
+
+def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_table, rig) -> None:
+    table = make_table(players=[bob], start=True)
+    hands = [["change-color", *HANDS[0][1:]], HANDS[1]]
+    rig(table, hands)
+
+    legal = services.table_context(table, alice)["legal"]
+
+    # R11: the colour is named on the play itself.
+    assert {"card": "change-color", "colors": ["red", "yellow", "green", "blue"]} in legal["play"]
+
+
+def test_a_tournament_game_starts_every_seat_at_stage_eight(alice, bob, make_table) -> None:
+    table = make_table(players=[bob], tournament=True, start=True)
+
+    context = services.table_context(table, alice)
+
+    assert table.game.tournament and table.game.engine().tournament
+    assert [seat["stage"] for seat in context["seats"]] == [8, 8]
