@@ -7,6 +7,7 @@ quietly fall back to a default.
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
@@ -52,17 +53,37 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# SQLite has no row locks: select_for_update does nothing, and a second writer fails at once
+# with "database is locked". IMMEDIATE transactions take the write lock at BEGIN and wait up to
+# `timeout` seconds for it, so the moves of one game are applied one after the other; WAL lets
+# pages be read while a move is written.
+SQLITE_SETUP: dict[str, Any] = {
+    "OPTIONS": {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+}
+
+
+def _sqlite_setup() -> dict[str, Any]:
+    return copy.deepcopy(SQLITE_SETUP)
+
+
 def database_config(url: str | None, sqlite_path: os.PathLike[str] | str) -> dict[str, Any]:
     """The DATABASES["default"] entry: SQLite at sqlite_path, or what DATABASE_URL names.
 
     :raises ImproperlyConfigured: when the URL cannot be parsed or names an unknown engine.
     """
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path), **_sqlite_setup()}
     try:
-        return dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
+        config = dict(dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True))
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {error}") from None
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config.update(_sqlite_setup())
+    return config
 
 
 def channel_layers_config(url: str | None) -> dict[str, Any]:

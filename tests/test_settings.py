@@ -13,10 +13,19 @@ from taki_site.env import (
 def test_it_uses_sqlite_when_database_url_is_unset(tmp_path) -> None:
     config = database_config(None, tmp_path / "db.sqlite3")
 
-    assert config == {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": str(tmp_path / "db.sqlite3"),
-    }
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "db.sqlite3")
+
+
+def test_sqlite_transactions_take_the_write_lock_at_once_and_wait_for_it(tmp_path) -> None:
+    # SQLite has no row locks; IMMEDIATE + a timeout serialise the writers of one game.
+    for config in (
+        database_config(None, tmp_path / "db.sqlite3"),
+        database_config(f"sqlite:///{tmp_path / 'other.sqlite3'}", tmp_path / "x"),
+    ):
+        assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+        assert config["OPTIONS"]["timeout"] >= 10
+        assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
 
 
 def test_it_reads_a_postgres_database_url(tmp_path) -> None:

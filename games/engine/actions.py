@@ -136,7 +136,7 @@ class Event(NamedTuple):
       broken (seat: the Breaker's player, target: the +3's player),
       cancelled (seat: the King's player), taki_opened (seat, color), taki_closed (seat),
       taki_passed (seat), announced (seat), stage (seat, count: the new stage),
-      reshuffled (count: cards shuffled), won (seat), turn (seat: whose turn it is now).
+      reshuffled (count: cards shuffled), won (seat).
     ``drew`` reasons: choice, plus2, plus3, breaker, penalty, stage, timeout is the site's.
     Events never carry the codes of cards drawn: every event is public.
     """
