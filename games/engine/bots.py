@@ -48,7 +48,8 @@ class GreedyBot(Bot):
         plays = {a.card: a for a in actions if a.type == PLAY and a.card is not CHANGE_COLOR}
         kinds = {a.type for a in actions}
         if ACCEPT in kinds:  # R18, R19: bounce a +3 if we can, cancel it with a King, else take it
-            return plays.get(BREAKER) or plays.get(KING) or Action(ACCEPT, seat)
+            answer = plays.get(BREAKER) or plays.get(KING)
+            return self._announced(answer, hand) if answer else Action(ACCEPT, seat)
         if game.plus2_stack:  # R10: pass the stack on, or cancel it
             for card, action in plays.items():
                 if card.symbol == "plus2":

@@ -246,9 +246,10 @@ class Game:
             if seat not in pending.waiting:
                 raise IllegalAction(NOT_YOUR_TURN, "this seat has no +3 to answer")
             return
-        if seat != self.current and not (
-            pending is not None and card is BREAKER and kind == PLAY and seat in pending.waiting
-        ):
+        if pending is not None and seat not in pending.waiting:
+            # R18: an answer is final; the +3's own player never answers it (R19a).
+            raise IllegalAction(NOT_YOUR_TURN, "this seat has no +3 to answer")
+        if seat != self.current and not (pending is not None and card is BREAKER and kind == PLAY):
             raise IllegalAction(NOT_YOUR_TURN, f"it is seat {self.current}'s turn")
         hand = self.hands[seat]
         if kind == PLAY:
@@ -398,8 +399,10 @@ class Game:
             self.plus3 = None
             self.follow_up = KING_FOLLOW_UP
         elif symbol == "taki":
-            if closing_run:
-                self._pass_turn(seat, events)  # R14: a TAKI closing a run has no further effect
+            if closing_run or out:
+                # R14: a TAKI closing a run has no further effect; R21: a run in which the hand
+                # empties (a TAKI as the stage card of R22) closes by itself.
+                self._pass_turn(seat, events)
             else:  # R14, R15: a Super TAKI takes the active colour
                 self.taki_run = TakiRun(self.active_color, seat)
                 events.append(Event("taki_opened", seat, color=self.active_color))

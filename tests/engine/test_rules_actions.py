@@ -350,11 +350,6 @@ def test_r16_king_on_a_plus3_only_by_the_player_whose_turn_it_is():
     refused(game, play(2, "king"), "not_your_turn")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: accepts a King from the next player after they accepted the +3; R18 'An "
-    "answer is final', GAME_RECORD not_your_turn 'by a seat that has not answered yet'",
-)
 def test_r16_king_after_accepting_is_refused():
     game = new_game([["plus3"], ["king"], []], "red:5")
     run(game, [play(0, "plus3"), accept(1)])
@@ -493,11 +488,6 @@ def test_r19a_not_by_the_plus3_player():
     refused(game, play(0, "breaker"), "not_your_turn")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: accepts a Breaker from the next player after they accepted the +3; R18 'An "
-    "answer is final', GAME_RECORD not_your_turn 'by a seat that has not answered yet'",
-)
 def test_r19a_breaker_after_accepting_is_refused_for_the_next_player_too():
     game = new_game([["plus3"], ["breaker"], []], "red:5")
     run(game, [play(0, "plus3"), accept(1)])

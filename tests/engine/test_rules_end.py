@@ -358,11 +358,6 @@ def test_r22_first_out_at_stage_1_wins():
     assert (state["finished"], state["winner"], state["stages"]) == (True, 0, [1, 3])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a TAKI as the stage card opens a run after the stage draw; R21 'A run in "
-    "which the hand empties closes by itself', R14 'a TAKI as the last card has no further effect'",
-)
 @pytest.mark.parametrize("last", ["red:taki", "super-taki"])
 def test_r22_a_taki_as_the_stage_card_closes_by_itself(last):
     game, _, _ = out_with(last, tournament=True)
