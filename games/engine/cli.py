@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .bots import BOTS, make_bot
 from .record import replay_text
-from .selfplay import new_record, play_game
+from .selfplay import MAX_ACTIONS, new_record, play_game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,6 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--seed", default=None, help="seed for decks and bots, for repeatable runs")
     sp.add_argument("--tournament", action="store_true", help="play tournament games (R22)")
     sp.add_argument("--records", type=Path, help="write every game as DIR/game-NNNNN.json")
+    sp.add_argument(
+        "--max-actions",
+        type=_positive,
+        default=MAX_ACTIONS,
+        help=f"cut a game after this many actions, as unfinished (default {MAX_ACTIONS:,})",
+    )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
 
     args = parser.parse_args(argv)
@@ -76,14 +82,17 @@ def _selfplay(args: argparse.Namespace) -> int:
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
     wins: Counter[str] = Counter()
-    actions = 0
+    actions = unfinished = 0
     progress = None if args.quiet else _Progress(args.games)
     start = time.perf_counter()
     for number in range(1, args.games + 1):
         record = new_record(seats, rng, args.tournament)
-        result = play_game(record, bots, keep_actions=args.records is not None)
+        result = play_game(record, bots, args.records is not None, args.max_actions)
         actions += result.actions
-        wins[names[result.winner]] += 1  # type: ignore[index]
+        if result.winner is None:
+            unfinished += 1
+        else:
+            wins[names[result.winner]] += 1
         if args.records:
             (args.records / f"game-{number:05d}.json").write_text(record.dumps())
         if progress:
@@ -100,6 +109,8 @@ def _selfplay(args: argparse.Namespace) -> int:
     for name in sorted(seated, key=lambda n: -wins[n]):
         share = wins[name] / args.games
         print(f"wins {name}: {wins[name]} ({share:.1%}, {seated[name]} seat(s))")
+    if unfinished:
+        print(f"unfinished (cut at {args.max_actions:,} actions): {unfinished}")
     return 0
 
 

@@ -117,3 +117,11 @@ def test_help(args, words):
 def test_replay_of_a_missing_file_exits_2(tmp_path):
     proc = cli("replay", str(tmp_path / "nothing.json"))
     assert proc.returncode == 2
+
+
+def test_selfplay_counts_games_cut_at_max_actions_as_unfinished():
+    out = cli("selfplay", "--games", "2", "--bots", "random", "--seed", "3", "--max-actions", "5")
+    assert out.returncode == 0, out.stderr
+    assert "average actions per game: 5.0" in out.stdout
+    assert "wins random: 0" in out.stdout
+    assert "unfinished (cut at 5 actions): 2" in out.stdout
