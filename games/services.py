@@ -27,7 +27,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import OperationalError, connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -74,6 +74,9 @@ ENGINE_MESSAGES = {
     "cannot_draw": gettext_lazy("You are in a TAKI run: close it or pass instead of drawing."),
     "cannot_announce": gettext_lazy("You can only say “last card” with one card in hand."),
 }
+
+
+RECENT_GAMES = 20  # games listed on a profile
 
 
 class ServiceError(ValueError):
@@ -351,9 +354,12 @@ def _submit(table_id: int, user: User, payload: dict[str, Any], version: int) ->
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
         game = _lock_game(table_id)
-        seat = game.table.seats.filter(user=user).first()
+        seat = game.table.seats.filter(user=user).select_related("user").first()
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))
+        if not seat.user.is_active:
+            # Banned since this socket opened: the user in its scope is as it was then.
+            raise ServiceError("forbidden", _("This account has been banned."))
         if game.version != version:
             raise ServiceError(
                 "stale", _("The game has moved on since then; here is where it stands now.")
@@ -530,29 +536,27 @@ def player_stats(user: User) -> dict[str, Any]:
     ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table_name``,
     ``players``, ``won``, ``finished_at``.
     """
-    seats = (
-        Seat.objects.filter(Q(user=user) | Q(replaced_user=user))
-        .filter(table__game__winner__isnull=False)
-        .select_related("table__game")
-        .order_by("-table__game__finished_at")
+    seats = Seat.objects.filter(
+        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
     )
-    recent = []
-    won = played = 0
-    for seat in seats:
-        game = seat.table.game
-        did_win = seat.user_id == user.pk and game.winner == seat.position
-        played += 1
-        won += did_win
-        if len(recent) < 20:
-            recent.append(
-                {
-                    "game": game,
-                    "table_name": seat.table.name,
-                    "players": list(game.players),
-                    "won": did_win,
-                    "finished_at": game.finished_at,
-                }
-            )
+    played = seats.count()
+    # A seat a bot took over is the bot's win, not the player's.
+    won = seats.filter(user=user, table__game__winner=F("position")).count()
+    latest = (
+        seats.select_related("table__game")
+        .defer("table__game__state", "table__game__deck")  # large, and not needed here
+        .order_by("-table__game__finished_at")[:RECENT_GAMES]
+    )
+    recent = [
+        {
+            "game": seat.table.game,
+            "table_name": seat.table.name,
+            "players": list(seat.table.game.players),
+            "won": seat.user_id == user.pk and seat.table.game.winner == seat.position,
+            "finished_at": seat.table.game.finished_at,
+        }
+        for seat in latest
+    ]
     return {
         "played": played,
         "won": won,

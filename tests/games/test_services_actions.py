@@ -138,6 +138,12 @@ def test_it_refuses_someone_who_does_not_sit_at_the_table(table, carol) -> None:
     assert code == "not_seated"
 
 
+def test_it_refuses_a_player_banned_since_the_socket_opened(table, alice) -> None:
+    type(alice).objects.filter(pk=alice.pk).update(is_active=False)  # alice stays in memory
+
+    assert refused(table, alice, {"type": "play", "card": "red:3", "version": 0}) == "forbidden"
+
+
 def test_it_refuses_a_move_before_the_game_starts(alice, make_table) -> None:
     table = make_table()
 
