@@ -96,13 +96,37 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     """
     if not url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    if not url.startswith(REDIS_SCHEMES):
-        raise ImproperlyConfigured(
-            f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
-        )
+    _check_redis_url(url)
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": [{"address": url, "max_connections": REDIS_MAX_CONNECTIONS}]},
         }
     }
+
+
+def cache_config(url: str | None) -> dict[str, Any]:
+    """CACHES: in this process's memory, or the same Redis as the channel layer.
+
+    The cache holds who is connected to a table and the count of failed log-ins, which every
+    server process must share once there are several (REDIS_URL set).
+
+    :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
+    """
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    _check_redis_url(url)
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "taki",
+        }
+    }
+
+
+def _check_redis_url(url: str) -> None:
+    if not url.startswith(REDIS_SCHEMES):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
+        )

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from taki_site.env import (
+    cache_config,
     channel_layers_config,
     database_config,
     env_bool,
@@ -75,6 +76,7 @@ ASGI_APPLICATION = "taki_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), BASE_DIR / "db.sqlite3")}
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
+CACHES = cache_config(os.environ.get("REDIS_URL"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,6 +3,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from taki_site.env import (
     REDIS_MAX_CONNECTIONS,
+    cache_config,
     channel_layers_config,
     database_config,
     env_bool,
@@ -103,3 +104,15 @@ def test_it_splits_a_comma_separated_list(monkeypatch) -> None:
     monkeypatch.setenv("ALLOWED_HOSTS", " taki.example , ,localhost")
 
     assert env_list("ALLOWED_HOSTS", "ignored") == ["taki.example", "localhost"]
+
+
+def test_the_cache_is_local_without_redis_and_shared_with_it() -> None:
+    assert cache_config(None)["default"]["BACKEND"].endswith("LocMemCache")
+    shared = cache_config("redis://127.0.0.1:6379/0")["default"]
+    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["LOCATION"] == "redis://127.0.0.1:6379/0"
+
+
+def test_a_cache_url_that_is_not_redis_is_refused() -> None:
+    with pytest.raises(ImproperlyConfigured):
+        cache_config("memcached://127.0.0.1:11211")
