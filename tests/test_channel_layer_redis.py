@@ -1,52 +1,10 @@
 """With REDIS_URL set, the channel layer is channels-redis and really carries group messages
-between layer instances (as between two Daphne processes). Needs redis-server, which
-`make test` installs; the test starts its own on a free loopback port."""
+between layer instances (as between two Daphne processes). The `redis_url` fixture
+(tests/conftest.py) starts a redis-server of its own on a free loopback port."""
 
-import os
-import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
-
-import pytest
 from channels.layers import get_channel_layer
 
 from taki_site.env import channel_layers_config
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory) -> Iterator[str]:
-    server = shutil.which("redis-server")
-    if server is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed: run `make test` as root")
-        pytest.skip("redis-server is not installed")
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen(
-        [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("redis-server did not start")
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    process.terminate()
-    process.wait(timeout=10)
 
 
 def _redis_layer(url: str):
