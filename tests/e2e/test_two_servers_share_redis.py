@@ -1,0 +1,141 @@
+"""Several Daphne processes serve one site once REDIS_URL is set: two players, each on another
+server process (same database, same Redis), see each other's moves live."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "a-Long-pass-1234"
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
+    """Two Daphne processes on one SQLite database and one Redis; yields their base URLs."""
+    folder = tmp_path_factory.mktemp("two-servers")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+    }
+    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    servers, urls = [], []
+    for name in ("a", "b"):
+        port = _port()
+        log = (folder / f"daphne-{name}.log").open("w")
+        servers.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "taki_site.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+        urls.append(f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 30
+    for url in urls:
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"Daphne at {url} did not start")
+                time.sleep(0.2)
+    yield urls[0], urls[1]
+    for server in servers:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(base + "/", timeout=10_000)
+
+
+def test_players_on_two_server_processes_play_one_game_live(two_servers, new_context) -> None:
+    server_a, server_b = two_servers
+    host = new_context().new_page()
+    guest = new_context().new_page()
+    _sign_up(host, server_a, "ana")
+    _sign_up(guest, server_b, "bea")  # bea's lobby socket is on server b
+
+    host.goto(server_a + "/tables/new/")
+    host.fill("input[name=name]", "Across processes")
+    host.select_option("select[name=seat_count]", "2")
+    host.select_option("select[name=turn_seconds]", "")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_selector(
+        "text=Start the game", state="attached", timeout=10_000
+    ) if False else None
+    table_url = host.url
+    assert "/tables/" in table_url
+
+    # The new table reaches bea's lobby on server b through Redis, without a reload.
+    row = guest.locator("#lobby-tables tr", has_text="Across processes")
+    row.wait_for(timeout=10_000)
+    row.get_by_role("button", name="Join").click()
+    guest.wait_for_url("**/tables/**")
+
+    # ana, on server a, sees bea sit down (pushed from b) and starts the game.
+    host.get_by_role("button", name="Start the game").click(timeout=10_000)
+    for page in (host, guest):
+        page.locator("#table-hand [data-card]").first.wait_for(timeout=10_000)
+
+    # Whoever is to play moves; the other server's page shows it live.
+    mover, watcher = (host, guest) if _my_move(host) else (guest, host)
+    before = watcher.locator("#table-events").inner_text()
+    legal = mover.locator("#table-hand .hand__card--legal button")
+    if legal.count():
+        legal.first.click()
+    else:
+        mover.get_by_role("button", name="Draw a card").click()
+    watcher.wait_for_function(
+        "b => document.querySelector('#table-events').innerText !== b", arg=before, timeout=10_000
+    )
+    assert watcher.locator("#table-events li, #table-events p").count() >= 1
+
+
+def _my_move(page) -> bool:
+    page.wait_for_function(
+        "() => document.querySelector('#table-hand .badge--live') !== null"
+        " || document.querySelector('#table-seats') !== null"
+    )
+    return page.locator("#table-hand .badge--live").count() > 0
