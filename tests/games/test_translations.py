@@ -1,0 +1,60 @@
+"""The games pages and the game's words in Spanish, Indonesian and Esperanto (locale/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import words
+
+
+@pytest.fixture(autouse=True)
+def compiled_translations() -> None:
+    for code in ("es", "id", "eo"):
+        mo = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES" / "django.mo"
+        assert mo.exists(), f"{mo} is missing: run `make messages` (needs gettext's msgfmt)"
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "button"),
+    [
+        ("es", "Mesas abiertas", "Jugar contra bots"),
+        ("id", "Meja terbuka", "Bermain melawan bot"),
+        ("eo", "Malfermitaj tabloj", "Ludi kontraŭ robotoj"),
+    ],
+)
+def test_the_lobby_is_in_the_visitors_language(
+    client: Client, alice, language: str, heading: str, button: str
+) -> None:
+    client.force_login(alice)
+
+    page = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert f"<h2>{heading}</h2>" in page
+    assert f">{button}</button>" in page
+    assert "Open tables" not in page
+    assert "Play against bots" not in page
+
+
+def test_the_games_events_are_worded_in_spanish() -> None:
+    names = ["ana", "beto"]
+
+    with translation.override("es"):
+        played = words.describe_event({"kind": "played", "seat": 0, "card": "red:stop"}, names)
+        drew = words.describe_event(
+            {"kind": "drew", "seat": 1, "count": 4, "reason": "plus2"}, names
+        )
+        named = words.describe_event(
+            {"kind": "played", "seat": 1, "card": "change-color", "color": "blue"}, names
+        )
+        announced = words.describe_event({"kind": "announced", "seat": 0}, names)
+
+    assert played == "ana jugó el Stop rojo"
+    assert drew == "beto roba 4 por la pila de +2"
+    assert named == "beto jugó el Cambio de color y eligió el azul"
+    assert announced == "ana dice «última carta»"
