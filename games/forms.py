@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import MAX_SEATS, MIN_SEATS
 
@@ -65,7 +66,12 @@ class TableForm(forms.Form):
         if seats is not None and bots is not None and bots >= seats:
             self.add_error(
                 "bot_seats",
-                _("Leave at least one seat for you: at most %(n)d bots.") % {"n": seats - 1},
+                ngettext(
+                    "Leave at least one seat for you: at most %(n)d bot.",
+                    "Leave at least one seat for you: at most %(n)d bots.",
+                    seats - 1,
+                )
+                % {"n": seats - 1},
             )
         return cleaned
 

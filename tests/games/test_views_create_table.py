@@ -66,3 +66,12 @@ def test_it_refuses_as_many_bots_as_seats(client: Client, alice) -> None:
     assert response.status_code == 200
     assert "at most 2 bots" in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_it_says_bot_in_the_singular_for_one(client: Client, alice) -> None:
+    client.force_login(alice)
+
+    response = client.post(URL, {**VALID, "seat_count": "2", "bot_seats": "2"})
+
+    assert "at most 1 bot." in response.content.decode()
+    assert not Table.objects.exists()
