@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from .bots import BOTS, make_bot
-from .record import replay_text
+from .record import replay_text, unreadable
 from .selfplay import MAX_ACTIONS, new_record, play_game
 
 
@@ -67,9 +67,9 @@ def _replay(path: str) -> int:
     try:
         text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
-        print(f"cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
-    result = replay_text(text)
+        result = unreadable(f"cannot read {path}: {exc.strerror}")
+    else:
+        result = replay_text(text)
     print(json.dumps(result.to_json(), indent=2))
     return result.exit_status
 

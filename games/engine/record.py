@@ -140,6 +140,10 @@ def replay_text(text: str | bytes) -> ReplayResult:
     try:
         record = Record.loads(text)
     except BadRecord as exc:
-        error = {"index": None, "code": BAD_RECORD, "message": str(exc)}
-        return ReplayResult(False, 0, error, None)
+        return unreadable(str(exc))
     return replay(record)
+
+
+def unreadable(message: str) -> ReplayResult:
+    """The result for a document that is no record at all (exit status 2)."""
+    return ReplayResult(False, 0, {"index": None, "code": BAD_RECORD, "message": message}, None)

@@ -114,9 +114,13 @@ def test_help(args, words):
         assert word in proc.stdout
 
 
-def test_replay_of_a_missing_file_exits_2(tmp_path):
+def test_replay_of_a_missing_file_exits_2_with_the_bad_record_json(tmp_path):
     proc = cli("replay", str(tmp_path / "nothing.json"))
     assert proc.returncode == 2
+    out = json.loads(proc.stdout)
+    assert out["ok"] is False and out["applied"] == 0 and out["state"] is None
+    assert out["error"]["code"] == "bad_record" and out["error"]["index"] is None
+    assert "nothing.json" in out["error"]["message"]
 
 
 def test_selfplay_counts_games_cut_at_max_actions_as_unfinished():
