@@ -93,7 +93,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _render(self) -> str:
         with translation.override(_language(self.scope)):
-            return render_to_string("games/partials/lobby_tables.html", lobby_context())
+            # The user decides the Join column: a button, or a link to log in first.
+            context = {**lobby_context(), "user": self.scope.get("user")}
+            return render_to_string("games/partials/lobby_tables.html", context)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
