@@ -53,6 +53,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "public"])]
 
@@ -85,6 +87,8 @@ class Seat(models.Model):
     )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
@@ -134,6 +138,10 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self) -> str:
         return f"game of {self.table}"
@@ -185,6 +193,8 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
