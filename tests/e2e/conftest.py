@@ -7,6 +7,7 @@ developer's machine, but fail under CI, where a skipped browser test would hide 
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -69,68 +70,128 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+class SiteServer:
+    """The real site, served by Daphne (HTTP and websockets) in its own process, on its own
+    SQLite database, exactly as `make run` serves it.
+
+    ``stop()`` and ``start()`` again keep the port and the database, as a restart in production
+    would: pages left open can reconnect to the same address and find the same games.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db_path = folder / "site.sqlite3"
+        self.log_path = folder / "daphne.log"
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.db_path}",
+            "DEBUG": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log = None
+
+    def prepare(self) -> None:
+        """Create the database (migrate) and collect the static files."""
+        manage = [sys.executable, "manage.py"]
+        for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"]):
+            subprocess.run(
+                [*manage, *command], cwd=ROOT, env=self.env, check=True, capture_output=True
+            )
+
+    def start(self, timeout: float = 30) -> None:
+        """Start Daphne and wait until it answers."""
+        self._log = self.log_path.open("a")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "taki_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.process.kill()
+                    pytest.fail("Daphne did not start:\n" + self.log_path.read_text())
+                time.sleep(0.1)
+
+    def stop(self, graceful: bool = True) -> None:
+        """Stop Daphne: SIGTERM (its graceful shutdown) or, with ``graceful=False``, SIGKILL."""
+        if self.process is None:
+            return
+        if graceful:
+            self.process.terminate()
+        else:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def restart(self, graceful: bool = True) -> None:
+        self.stop(graceful=graceful)
+        self.start()
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Read the site's database directly (read-only), e.g. to check what was stored."""
+        connection = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
+
+
 @pytest.fixture(scope="session")
-def live_site(tmp_path_factory) -> Iterator[str]:
+def site_server(tmp_path_factory) -> Iterator[SiteServer]:
+    """The site every browser test shares (see :class:`SiteServer`), started once."""
+    server = SiteServer(tmp_path_factory.mktemp("site"))
+    server.prepare()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_site(site_server: SiteServer) -> str:
     """The real site, served by Daphne (HTTP and websockets) in its own process, on a fresh
     SQLite database, exactly as `make run` serves it. Yields its base URL.
 
     pytest-django's live_server speaks WSGI only, so it cannot carry the table's websocket.
     """
-    folder = tmp_path_factory.mktemp("site")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
-        "DEBUG": "0",
-        "PYTHONUNBUFFERED": "1",
-    }
-    env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
-    manage = [sys.executable, "manage.py"]
-    subprocess.run(
-        [*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    subprocess.run(
-        [*manage, "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    port = _free_port()
-    log = (folder / "daphne.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "taki_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("Daphne did not start:\n" + (folder / "daphne.log").read_text())
-            time.sleep(0.2)
-    yield url
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+    return site_server.url
+
+
+@pytest.fixture
+def restartable_site(tmp_path_factory) -> Iterator[SiteServer]:
+    """A site of the test's own, which the test may stop and start again (same port, same
+    database) while pages are open, without disturbing the shared one."""
+    server = SiteServer(tmp_path_factory.mktemp("restartable-site"))
+    server.prepare()
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture
