@@ -1,84 +1,28 @@
 """Several Daphne processes serve one site once REDIS_URL is set: two players, each on another
 server process (same database, same Redis), see each other's moves live."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.e2e.site_server import SiteServer
+
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "a-Long-pass-1234"
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
     """Two Daphne processes on one SQLite database and one Redis; yields their base URLs."""
     folder = tmp_path_factory.mktemp("two-servers")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-    }
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-    servers, urls = [], []
-    for name in ("a", "b"):
-        port = _port()
-        log = (folder / f"daphne-{name}.log").open("w")
-        servers.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "taki_site.asgi:application",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        )
-        urls.append(f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + 30
-    for url in urls:
-        while True:
-            try:
-                urllib.request.urlopen(url + "/", timeout=1)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"Daphne at {url} did not start")
-                time.sleep(0.2)
-    yield urls[0], urls[1]
+    servers = [SiteServer(folder, name, redis_url) for name in ("a", "b")]
+    servers[0].prepare()
     for server in servers:
-        server.terminate()
-        server.wait(timeout=10)
+        server.start()
+    yield servers[0].url, servers[1].url
+    for server in servers:
+        server.stop()
 
 
 def _sign_up(page, base: str, username: str) -> None:

@@ -1,0 +1,119 @@
+"""The real site under Daphne in a process of its own, for the browser tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class SiteServer:
+    """The real site, served by Daphne (HTTP and websockets) in its own process, on its own
+    SQLite database, exactly as `make run` serves it.
+
+    ``stop()`` and ``start()`` again keep the port and the database, as a restart in production
+    would: pages left open can reconnect to the same address and find the same games.
+    """
+
+    def __init__(self, folder: Path, name: str = "site", redis_url: str | None = None) -> None:
+        """Servers made on one ``folder`` share its database; ``name`` tells their logs apart,
+        and with ``redis_url`` they share a channel layer and cache (several processes)."""
+        self.folder = folder
+        self.db_path = folder / "site.sqlite3"
+        self.log_path = folder / f"daphne-{name}.log"
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.db_path}",
+            "DEBUG": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
+        if redis_url:
+            self.env["REDIS_URL"] = redis_url
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log = None
+
+    def prepare(self) -> None:
+        """Create the database (migrate) and collect the static files."""
+        manage = [sys.executable, "manage.py"]
+        for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"]):
+            subprocess.run(
+                [*manage, *command], cwd=ROOT, env=self.env, check=True, capture_output=True
+            )
+
+    def start(self, timeout: float = 30) -> None:
+        """Start Daphne and wait until it answers."""
+        self._log = self.log_path.open("a")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "taki_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.process.kill()
+                    pytest.fail("Daphne did not start:\n" + self.log_path.read_text())
+                time.sleep(0.1)
+
+    def stop(self, graceful: bool = True) -> None:
+        """Stop Daphne: SIGTERM (its graceful shutdown) or, with ``graceful=False``, SIGKILL."""
+        if self.process is None:
+            return
+        if graceful:
+            self.process.terminate()
+        else:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def restart(self, graceful: bool = True) -> None:
+        self.stop(graceful=graceful)
+        self.start()
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Read the site's database directly (read-only), e.g. to check what was stored."""
+        connection = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
