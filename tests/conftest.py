@@ -10,6 +10,12 @@ from collections.abc import Iterator
 import pytest
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API keeps an event loop running in the main thread
+    from its first test to the end of the session, and no asyncio test can run beside it."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
 def free_port() -> int:
     """A TCP port on the loopback interface that nothing listens on now."""
     with socket.socket() as sock:

@@ -26,11 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Playwright's sync API runs an event loop in this thread; Django then refuses database calls
-# from it (the live server's own thread is unaffected). The tests only touch the database in
-# fixtures, outside the browser calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def _chromium_path() -> str | None:
     return os.environ.get("CHROMIUM") or shutil.which("chromium")
@@ -45,10 +40,23 @@ def browser() -> Iterator[object]:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    # Playwright's sync API runs an event loop in this thread until the session ends; Django then
+    # refuses database calls from it (the live server's own thread is unaffected). The tests only
+    # touch the database in fixtures, outside the browser calls. Set here, not at import, so that
+    # no other test runs with Django's async-safety check switched off; tests/conftest.py runs
+    # the browser tests last, since no asyncio test can run beside that loop either.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
