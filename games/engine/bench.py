@@ -1,9 +1,10 @@
-"""``make bench``: the engine's speed, as the median of several runs.
+"""``make bench``: the engine's speed and memory; speeds are the median of several runs.
 
 Self-play (legal-action generation, the bot's choice and apply, all included) with random and
 with greedy bots at 2 and 4 players, then replay of recorded games (JSON actions parsed and
-applied). Reference: RLCard's UNO environment does about 50,000 steps per second with random
-agents on this kind of machine; TAKI with random bots must reach three times that.
+applied), then memory: what one live game holds, and the size of its JSON snapshot.
+Reference: RLCard's UNO environment does about 50,000 steps per second with random agents on
+this kind of machine; TAKI with random bots must reach three times that.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 
 from .bots import make_bot
 from .record import Record, replay
@@ -48,6 +50,20 @@ def replay_run(records: list[Record]) -> float:
     return actions / (time.perf_counter() - start)
 
 
+def memory_run(players: int, games: int = 1000) -> dict[str, float]:
+    """Bytes one live game holds in memory (tracemalloc, averaged over ``games`` fresh deals) and
+    the size of its JSON snapshot, which the site stores per game."""
+    rng = random.Random(2)
+    records = [new_record([f"p{i}" for i in range(players)], rng) for _ in range(games)]
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    live = [record.new_game() for record in records]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    snapshot = statistics.median(len(json.dumps(game.to_snapshot())) for game in live)
+    return {"bytes_in_memory": (after - before) / games, "snapshot_json_bytes": snapshot}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.bench", description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
@@ -73,15 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         "actions_per_second": statistics.median(replay_run(records) for _ in range(args.runs))
     }
     _progress("replay")
+    memory = {f"game {players}p": memory_run(players) for players in (2, 4, 10)}
     sys.stderr.write("\n")
 
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps({**figures, **{f"memory {k}": v for k, v in memory.items()}}, indent=2))
     else:
         print(f"{'benchmark':<22} {'actions/s':>12} {'games/s':>10}   (median of {args.runs})")
         for name, fig in figures.items():
             games = f"{fig['games_per_second']:>10,.1f}" if "games_per_second" in fig else " " * 10
             print(f"{name:<22} {fig['actions_per_second']:>12,.0f} {games}")
+        print(f"{'memory':<22} {'in memory':>12} {'snapshot':>10}   (bytes per game)")
+        for name, fig in memory.items():
+            print(
+                f"{name:<22} {fig['bytes_in_memory']:>12,.0f} {fig['snapshot_json_bytes']:>10,.0f}"
+            )
     target = 3 * RLCARD_UNO_STEPS_PER_SECOND
     worst = min(figures[f"selfplay random {p}p"]["actions_per_second"] for p in (2, 4))
     verdict = "meets" if worst >= target else "MISSES"
