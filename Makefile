@@ -34,12 +34,13 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test lint format bench system-deps messages clean
+.PHONY: help run test lint format bench bench-site system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
 	@echo "make test    lint, then run every test (browser tests included)"
 	@echo "make bench   time the rules engine"
+	@echo "make bench-site  moves per second through the site's services"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
@@ -112,6 +113,12 @@ format: $(VENV)/.stamp-test
 
 bench: $(VENV)/.stamp-run
 	$(BIN)/python -m games.engine.bench
+
+# Moves per second through games.services, on a throwaway SQLite database.
+bench-site: $(VENV)/.stamp-run
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
