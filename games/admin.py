@@ -30,6 +30,19 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Games and moves are written by games.services only: the admin reads them."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
 class SeatInline(ReadOnlyInline):
     """Seats change through the services (join, leave, a bot taking over), not by hand."""
 
@@ -76,7 +89,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ("table", "winner_name", "version", "started_at", "finished_at", "record")
     list_filter = ("tournament", "started_at", "finished_at")
     list_select_related = ("table",)
@@ -99,15 +112,6 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = fields
     inlines = (MoveInline,)
     actions = ("verify_games",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
     def get_urls(self):
         record = self.admin_site.admin_view(self.record_view)
@@ -156,7 +160,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdmin):
     """The append-only log: to read, never to change."""
 
     list_display = ("game", "seq", "seat", "source", "created_at")
@@ -164,12 +168,3 @@ class MoveAdmin(admin.ModelAdmin):
     list_select_related = ("game__table",)
     search_fields = ("game__table__name",)
     readonly_fields = ("game", "seq", "seat", "source", "action", "events", "digest", "created_at")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
