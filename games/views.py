@@ -7,6 +7,8 @@ message on the page it came from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -75,6 +77,22 @@ def _done(request: HttpRequest, next_url: str) -> HttpResponse:
     return redirect(next_url)
 
 
+def _change_table(
+    request: HttpRequest,
+    table_id: int,
+    change: Callable[[Table], object],
+    next_url: str | None = None,
+) -> HttpResponse:
+    """Make one change to a table the user may see, through the services; then go to
+    ``next_url`` (the table by default), or back to the table with the refusal."""
+    table = _get_table_for_user(request, table_id)
+    try:
+        change(table)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, next_url or _table_url(table))
+
+
 # ------------------------------------------------------------------ lobby
 
 
@@ -132,56 +150,48 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def join(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    try:
-        services.join_table(table.pk, request.user, invite=request.POST.get("invite"))
-    except ServiceError as error:
-        return _refuse(request, error, _table_url(table, request))
-    return _done(request, _table_url(table))
+    return _change_table(
+        request,
+        table_id,
+        lambda table: services.join_table(
+            table.pk, request.user, invite=request.POST.get("invite")
+        ),
+    )
 
 
 @require_POST
 @login_required
 def leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    try:
-        services.leave_table(table.pk, request.user)
-    except ServiceError as error:
-        return _refuse(request, error, _table_url(table, request))
-    return _done(request, reverse("games:home"))
+    return _change_table(
+        request,
+        table_id,
+        lambda table: services.leave_table(table.pk, request.user),
+        reverse("games:home"),
+    )
 
 
 @require_POST
 @login_required
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    try:
-        services.start_game(table.pk, request.user)
-    except ServiceError as error:
-        return _refuse(request, error, _table_url(table, request))
-    return _done(request, _table_url(table))
+    return _change_table(
+        request, table_id, lambda table: services.start_game(table.pk, request.user)
+    )
 
 
 @require_POST
 @login_required
 def remove_seat(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    try:
-        services.remove_seat(table.pk, request.user, position)
-    except ServiceError as error:
-        return _refuse(request, error, _table_url(table, request))
-    return _done(request, _table_url(table))
+    return _change_table(
+        request, table_id, lambda table: services.remove_seat(table.pk, request.user, position)
+    )
 
 
 @require_POST
 @login_required
 def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    try:
-        services.add_bot(table.pk, request.user, position)
-    except ServiceError as error:
-        return _refuse(request, error, _table_url(table, request))
-    return _done(request, _table_url(table))
+    return _change_table(
+        request, table_id, lambda table: services.add_bot(table.pk, request.user, position)
+    )
 
 
 # ------------------------------------------------------------------ finished games
