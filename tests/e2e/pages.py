@@ -45,14 +45,19 @@ def sign_up(context: BrowserContext, base: str, username: str) -> Page:
     page = context.new_page()
     page.goto(base + "/")
     page.locator("header").get_by_role("link", name="Sign up").click()
+    fill_sign_up_form(page, base, username)
+    expect(page.locator("header")).to_contain_text(f"Log out ({username})")
+    return page
+
+
+def fill_sign_up_form(page: Page, base: str, username: str) -> None:
+    """On the sign-up page: fill in the form, send it, and land on the lobby."""
     form = page.locator(".account-form form")
     form.get_by_label("Username").fill(username)
     form.locator("input[name=password1]").fill(PASSWORD)
     form.locator("input[name=password2]").fill(PASSWORD)
     form.get_by_role("button", name="Sign up").click()
     page.wait_for_url(base + "/")
-    expect(page.locator("header")).to_contain_text(f"Log out ({username})")
-    return page
 
 
 def mark_page(page: Page) -> None:

@@ -14,8 +14,8 @@ from tests.e2e.pages import (
     CONTROLS,
     EVENTS,
     HAND_CARDS,
-    PASSWORD,
     RESULT,
+    fill_sign_up_form,
     has_controls,
     mark_page,
     not_reloaded,
@@ -44,12 +44,7 @@ def test_a_new_visitor_signs_up_and_plays_against_bots_within_a_minute(
 
     page.locator("main").get_by_role("link", name="Sign up").click()
     username = unique_name("newbie")
-    form = page.locator(".account-form form")
-    form.get_by_label("Username").fill(username)
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(live_site + "/")
+    fill_sign_up_form(page, live_site, username)
     expect(page.get_by_text(f"Welcome, {username}!")).to_be_visible()
 
     clicked = time.monotonic()

@@ -5,11 +5,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.e2e.pages import sign_up, unique_name
 from tests.e2e.site_server import SiteServer
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "a-Long-pass-1234"
 
 
 @pytest.fixture(scope="module")
@@ -25,21 +24,10 @@ def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
         server.stop()
 
 
-def _sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(base + "/", timeout=10_000)
-
-
 def test_players_on_two_server_processes_play_one_game_live(two_servers, new_context) -> None:
     server_a, server_b = two_servers
-    host = new_context().new_page()
-    guest = new_context().new_page()
-    _sign_up(host, server_a, "ana")
-    _sign_up(guest, server_b, "bea")  # bea's lobby socket is on server b
+    host = sign_up(new_context(), server_a, unique_name("ana"))
+    guest = sign_up(new_context(), server_b, unique_name("bea"))  # bea's lobby is on server b
 
     host.goto(server_a + "/tables/new/")
     host.fill("input[name=name]", "Across processes")
