@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.pages import sign_up, unique_name
+from tests.e2e.pages import TIMEOUT, sign_up, unique_name
 from tests.e2e.site_server import SiteServer
 
 pytestmark = pytest.mark.e2e
@@ -34,22 +34,18 @@ def test_players_on_two_server_processes_play_one_game_live(two_servers, new_con
     host.select_option("select[name=seat_count]", "2")
     host.select_option("select[name=turn_seconds]", "")
     host.get_by_role("button", name="Open the table").click()
-    host.wait_for_selector(
-        "text=Start the game", state="attached", timeout=10_000
-    ) if False else None
-    table_url = host.url
-    assert "/tables/" in table_url
+    host.wait_for_url("**/tables/*/", timeout=TIMEOUT)
 
     # The new table reaches bea's lobby on server b through Redis, without a reload.
     row = guest.locator("#lobby-tables tr", has_text="Across processes")
-    row.wait_for(timeout=10_000)
+    row.wait_for(timeout=TIMEOUT)
     row.get_by_role("button", name="Join").click()
     guest.wait_for_url("**/tables/**")
 
     # ana, on server a, sees bea sit down (pushed from b) and starts the game.
-    host.get_by_role("button", name="Start the game").click(timeout=10_000)
+    host.get_by_role("button", name="Start the game").click(timeout=TIMEOUT)
     for page in (host, guest):
-        page.locator("#table-hand [data-card]").first.wait_for(timeout=10_000)
+        page.locator("#table-hand [data-card]").first.wait_for(timeout=TIMEOUT)
 
     # Whoever is to play moves; the other server's page shows it live.
     mover, watcher = (host, guest) if _my_move(host) else (guest, host)
@@ -60,7 +56,7 @@ def test_players_on_two_server_processes_play_one_game_live(two_servers, new_con
     else:
         mover.get_by_role("button", name="Draw a card").click()
     watcher.wait_for_function(
-        "b => document.querySelector('#table-events').innerText !== b", arg=before, timeout=10_000
+        "b => document.querySelector('#table-events').innerText !== b", arg=before, timeout=TIMEOUT
     )
     assert watcher.locator("#table-events li, #table-events p").count() >= 1
 
