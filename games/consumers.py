@@ -169,17 +169,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _may_watch(self) -> bool:
-        """The same rule as the table page: public, invited, host or seated."""
+        """The same rule as the table page (``services.may_watch``)."""
         table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return False
-        if table.public or (self.invite and self.invite == table.invite_token):
-            return True
-        user = self.user
-        return bool(
-            getattr(user, "is_authenticated", False)
-            and (table.host_id == user.pk or table.seats.filter(user=user).exists())
-        )
+        return table is not None and services.may_watch(table, self.user, self.invite)
 
     @database_sync_to_async
     def _set_connected(self, connected: bool) -> None:

@@ -164,7 +164,7 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
             raise ServiceError("forbidden", _("This table is no longer taking players."))
         if table.seats.filter(user=user).exists():
             raise ServiceError("forbidden", _("You already sit at this table."))
-        if not table.public and not (invite and secrets.compare_digest(invite, table.invite_token)):
+        if not table.public and not invite_matches(table, invite):
             raise ServiceError("forbidden", _("This table is private: join it by its link."))
         seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
         if seat is None:
@@ -492,9 +492,27 @@ def table_context(table: Table, user: User | None) -> dict[str, Any]:
         "deadline": deadline.isoformat() if deadline else None,
         "seconds_left": seconds_left,
         "events": _recent_events(game) if game is not None else [],
-        "result": _result(game, seats) if game is not None else None,
+        "result": _result(game) if game is not None else None,
         "can_start": table.status == Table.Status.OPEN and filled >= MIN_SEATS,
     }
+
+
+def invite_matches(table: Table, token: str | None) -> bool:
+    """True if ``token`` is the table's invite link token (compared in constant time; as bytes,
+    since a hostile token need not be ASCII)."""
+    return bool(token) and secrets.compare_digest(token.encode(), table.invite_token.encode())
+
+
+def may_watch(table: Table, user: User | None, invite: str | None = None) -> bool:
+    """Who may see a table (the page and its socket alike): everyone a public one; a private
+    one its host, the people seated at it, and whoever holds its invite link."""
+    if table.public or invite_matches(table, invite):
+        return True
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and (table.host_id == user.pk or table.seats.filter(user=user).exists())
+    )
 
 
 def lobby_tables() -> list[Table]:
@@ -844,7 +862,7 @@ def _recent_events(game: Game) -> list[dict[str, Any]]:
     return list(reversed(list(moves)))
 
 
-def _result(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
+def _result(game: Game) -> dict[str, Any] | None:
     if game.winner is None:
         return None
     return {"winner": game.winner, "winner_name": game.players[game.winner]}

@@ -31,26 +31,20 @@ from games.services import ServiceError
 
 
 def _invite_ok(request: HttpRequest, table: Table) -> bool:
-    token = request.GET.get("invite") or request.POST.get("invite") or ""
-    return bool(token) and token == table.invite_token
+    return services.invite_matches(table, request.GET.get("invite") or request.POST.get("invite"))
 
 
 def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
-    """The table, if this visitor may see it: public tables to all; a private one to its host,
-    the people seated at it, and whoever holds its invite link.
+    """The table, if this visitor may see it (``services.may_watch``).
 
     :raises Http404: no such table.
     :raises PermissionDenied: a private table without its invite.
     """
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
-    if table.public or _invite_ok(request, table):
-        return table
-    user = request.user
-    if user.is_authenticated and (
-        table.host_id == user.pk or table.seats.filter(user=user).exists()
-    ):
-        return table
-    raise PermissionDenied
+    invite = request.GET.get("invite") or request.POST.get("invite")
+    if not services.may_watch(table, request.user, invite):
+        raise PermissionDenied
+    return table
 
 
 def _table_url(table: Table, request: HttpRequest | None = None) -> str:

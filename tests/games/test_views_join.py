@@ -32,6 +32,19 @@ def test_it_seats_the_player_and_goes_to_the_table(client: Client, make_table, b
     assert table.seats.get(position=1).user == bob
 
 
+def test_it_refuses_a_forged_invite_even_one_that_is_not_ascii(
+    client: Client, make_table, bob
+) -> None:
+    table = make_table(public=False)
+    client.force_login(bob)
+
+    for forged in ("wrong-token", "ünïcödé-token"):
+        response = client.post(url(table), {"invite": forged})
+
+        assert response.status_code == 403
+    assert not table.seats.filter(user=bob).exists()
+
+
 def test_it_explains_a_full_table(client: Client, make_table, bob, carol) -> None:
     table = make_table(players=[bob])
     client.force_login(carol)
