@@ -12,7 +12,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.forms import SignUpForm
 from accounts.usernames import find_user
-from games import services
+from games.services import stats
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -42,5 +42,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if player.get_username() != username:
         # One address per player: /players/DANA/ leads to /players/dana/.
         return redirect("accounts:profile", username=player.get_username(), permanent=True)
-    stats = services.player_stats(player)
-    return render(request, "accounts/profile.html", {"player": player, "stats": stats})
+    return render(
+        request,
+        "accounts/profile.html",
+        {"player": player, "stats": stats.player_stats(player)},
+    )

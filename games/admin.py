@@ -15,8 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import services
 from games.models import Game, Move, Seat, Table
+from games.services import history, tables
+from games.services.errors import ServiceError
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -79,7 +80,7 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected games"), permissions=["change"])
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        aborted = sum(services.abort_table(table.pk) for table in queryset)
+        aborted = sum(tables.abort_table(table.pk) for table in queryset)
         self.message_user(
             request,
             ngettext("%(count)d table aborted.", "%(count)d tables aborted.", aborted)
@@ -125,8 +126,8 @@ class GameAdmin(ReadOnlyAdmin):
             return JsonResponse({"error": "forbidden"}, status=403)
         game = get_object_or_404(Game, pk=game_id)
         try:
-            record = services.export_record(game, request.user)
-        except services.ServiceError as exc:
+            record = history.export_record(game, request.user)
+        except ServiceError as exc:
             return JsonResponse({"error": exc.code, "message": exc.message}, status=403)
         return JsonResponse(record, json_dumps_params={"indent": 2})
 
@@ -143,11 +144,11 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("move log verified"), boolean=True)
     def log_verified(self, game: Game) -> bool:
-        return services.verify_game(game)
+        return history.verify_game(game)
 
     @admin.action(description=_("Verify the move log of the selected games"))
     def verify_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        broken = [game for game in queryset if not services.verify_game(game)]
+        broken = [game for game in queryset if not history.verify_game(game)]
         if broken:
             names = ", ".join(str(game.pk) for game in broken)
             self.message_user(

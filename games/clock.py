@@ -2,7 +2,7 @@
 
 One asyncio task per event loop (so one per Daphne process), started lazily by the first
 websocket that connects (``ensure_clock()``). Every ``POLL_INTERVAL`` it asks the database which
-games are due (``Game.next_due <= now``) and lets ``services.advance`` play what is owed. The
+games are due (``Game.next_due <= now``) and lets ``moves.advance`` play what is owed. The
 deadlines live in the database, so a restart loses nothing: the next clock picks them up.
 """
 
@@ -16,8 +16,8 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Table
+from games.services import moves
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ async def tick(now: datetime | None = None) -> int:
     due = await database_sync_to_async(due_game_ids)(now)
     for game_id in due:
         try:
-            await database_sync_to_async(services.advance)(game_id, now)
+            await database_sync_to_async(moves.advance)(game_id, now)
         except Exception:
             logger.exception("the game clock could not advance game %s", game_id)
     return len(due)

@@ -19,10 +19,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import clock, services
+from games import clock
 from games.models import Table
 from games.presenters import lobby_context, table_page_context
-from games.services import ServiceError
+from games.services import access, broadcast, moves
+from games.services.errors import ServiceError
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
@@ -50,7 +51,7 @@ def _language(scope: dict[str, Any]) -> str:
 
 
 def action_payload(message: Any) -> dict[str, Any]:
-    """The action fields of a ws-send form (all strings) as ``services.submit_action`` takes
+    """The action fields of a ws-send form (all strings) as ``moves.submit_action`` takes
     them: empty fields dropped, ``version`` an int, ``last_card`` a bool.
 
     :raises ServiceError: ``bad_request`` when it is not an object or has no usable version.
@@ -75,7 +76,7 @@ def action_payload(message: Any) -> dict[str, Any]:
 class LobbyConsumer(AsyncWebsocketConsumer):
     """``ws/lobby/``: pushes the list of open tables whenever it changes."""
 
-    group = services.LOBBY_GROUP
+    group = broadcast.LOBBY_GROUP
 
     async def connect(self) -> None:
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -100,7 +101,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
 class TableConsumer(AsyncWebsocketConsumer):
     """``ws/tables/<id>/``: one per table page. Sends the table as this user sees it on connect
-    and on every change, and passes the user's actions to ``services.submit_action``."""
+    and on every change, and passes the user's actions to ``moves.submit_action``."""
 
     table_id: int
     group: str
@@ -113,7 +114,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await self._may_watch():
             await self.close(code=4403)
             return
-        self.group = services.group_name(self.table_id)
+        self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._set_connected(True)
@@ -146,7 +147,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 payload = action_payload(json.loads(text))
                 if not getattr(self.user, "is_authenticated", False):
                     raise ServiceError("not_seated", _("Log in and take a seat to play."))
-                services.submit_action(self.table_id, self.user, payload)
+                moves.submit_action(self.table_id, self.user, payload)
             except ServiceError as error:
                 if error.code == "stale":
                     return _(
@@ -169,11 +170,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _may_watch(self) -> bool:
-        """The same rule as the table page (``services.may_watch``)."""
+        """The same rule as the table page (``access.may_watch``)."""
         table = Table.objects.filter(pk=self.table_id).first()
-        return table is not None and services.may_watch(table, self.user, self.invite)
+        return table is not None and access.may_watch(table, self.user, self.invite)
 
     @database_sync_to_async
     def _set_connected(self, connected: bool) -> None:
         if getattr(self.user, "is_authenticated", False):
-            services.set_connected(self.table_id, self.user, connected)
+            broadcast.set_connected(self.table_id, self.user, connected)

@@ -76,7 +76,7 @@ class TableForm(forms.Form):
         return cleaned
 
     def service_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``services.create_table`` for this (valid) form."""
+        """The keyword arguments of ``services.tables.create_table`` for this (valid) form."""
         data = self.cleaned_data
         return {
             "name": data["name"],

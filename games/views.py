@@ -21,28 +21,28 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from games import services
 from games.forms import TableForm
 from games.models import Game, Table
 from games.presenters import finished_game_context, lobby_context, table_page_context
-from games.services import ServiceError
+from games.services import access, history, tables
+from games.services.errors import ServiceError
 
 # ------------------------------------------------------------------ helpers
 
 
 def _invite_ok(request: HttpRequest, table: Table) -> bool:
-    return services.invite_matches(table, request.GET.get("invite") or request.POST.get("invite"))
+    return access.invite_matches(table, request.GET.get("invite") or request.POST.get("invite"))
 
 
 def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
-    """The table, if this visitor may see it (``services.may_watch``).
+    """The table, if this visitor may see it (``access.may_watch``).
 
     :raises Http404: no such table.
     :raises PermissionDenied: a private table without its invite.
     """
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
     invite = request.GET.get("invite") or request.POST.get("invite")
-    if not services.may_watch(table, request.user, invite):
+    if not access.may_watch(table, request.user, invite):
         raise PermissionDenied
     return table
 
@@ -105,7 +105,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     if request.method != "POST" or not form.is_valid():
         return render(request, "games/create_table.html", {"form": form})
     try:
-        table = services.create_table(request.user, **form.service_kwargs())
+        table = tables.create_table(request.user, **form.service_kwargs())
     except ServiceError as error:
         return _refuse(request, error, reverse("games:create_table"))
     return _done(request, _table_url(table))
@@ -120,7 +120,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
         opponents = 3
     opponents = min(max(opponents, 1), 9)  # R3: 2 to 10 players
     try:
-        table = services.play_against_bots(request.user, opponents=opponents)
+        table = tables.play_against_bots(request.user, opponents=opponents)
     except ServiceError as error:
         return _refuse(request, error, reverse("games:home"))
     return _done(request, _table_url(table))
@@ -147,9 +147,7 @@ def join(request: HttpRequest, table_id: int) -> HttpResponse:
     return _change_table(
         request,
         table_id,
-        lambda table: services.join_table(
-            table.pk, request.user, invite=request.POST.get("invite")
-        ),
+        lambda table: tables.join_table(table.pk, request.user, invite=request.POST.get("invite")),
     )
 
 
@@ -159,7 +157,7 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
     return _change_table(
         request,
         table_id,
-        lambda table: services.leave_table(table.pk, request.user),
+        lambda table: tables.leave_table(table.pk, request.user),
         reverse("games:home"),
     )
 
@@ -167,16 +165,14 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _change_table(
-        request, table_id, lambda table: services.start_game(table.pk, request.user)
-    )
+    return _change_table(request, table_id, lambda table: tables.start_game(table.pk, request.user))
 
 
 @require_POST
 @login_required
 def remove_seat(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
     return _change_table(
-        request, table_id, lambda table: services.remove_seat(table.pk, request.user, position)
+        request, table_id, lambda table: tables.remove_seat(table.pk, request.user, position)
     )
 
 
@@ -184,7 +180,7 @@ def remove_seat(request: HttpRequest, table_id: int, position: int) -> HttpRespo
 @login_required
 def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
     return _change_table(
-        request, table_id, lambda table: services.add_bot(table.pk, request.user, position)
+        request, table_id, lambda table: tables.add_bot(table.pk, request.user, position)
     )
 
 
@@ -237,7 +233,7 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _get_finished_game_for_user(request, game_id)
     user = request.user if request.user.is_authenticated else None
     try:
-        record = services.export_record(game, user)
+        record = history.export_record(game, user)
     except ServiceError as error:
         raise PermissionDenied(error.message) from None
     response = JsonResponse(record, json_dumps_params={"indent": 2})

@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from games import services
 from games.engine import Game as EngineGame
 from games.engine import deck_codes
 from games.models import Game, Table
+from games.services import moves, tables
 
 User = get_user_model()
 
@@ -51,7 +51,7 @@ def moderator(db) -> AbstractBaseUser:
 def make_table(alice) -> Callable[..., Table]:
     """Open a table through the services: ``make_table(seat_count=3, players=[bob])`` seats the
     given users after the host; ``start=True`` starts the game. Other keywords go to
-    ``services.create_table``."""
+    ``tables.create_table``."""
 
     def make(
         *,
@@ -63,11 +63,11 @@ def make_table(alice) -> Callable[..., Table]:
         host = host or alice
         options.setdefault("name", "Friday game")
         options.setdefault("seat_count", 2)
-        table = services.create_table(host, **options)
+        table = tables.create_table(host, **options)
         for player in players:
-            services.join_table(table.pk, player, invite=table.invite_token)
+            tables.join_table(table.pk, player, invite=table.invite_token)
         if start:
-            services.start_game(table.pk, host)
+            tables.start_game(table.pk, host)
         table.refresh_from_db()
         return table
 
@@ -102,7 +102,7 @@ def rig() -> Callable[..., Game]:
         game.first_player = first_player
         engine = EngineGame(game.deck, len(hands), first_player, game.seed, game.tournament)
         game.state = engine.to_snapshot()
-        services._schedule(game, engine, timezone.now())
+        moves.schedule(game, engine, timezone.now())
         game.save()
         return game
 

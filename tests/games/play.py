@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from games import services
 from games.engine import make_bot
 from games.models import Game, Table
+from games.services import moves
 
 
 def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
     """Play every seat of a started table with a greedy bot's choices, through
-    ``services.submit_action`` as its seated user, until someone wins."""
+    ``moves.submit_action`` as its seated user, until someone wins."""
     seats = {seat.position: seat.user for seat in table.seats.select_related("user")}
     bot = make_bot("greedy", random.Random(7))
     for _ in range(max_moves):
@@ -21,5 +21,5 @@ def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
         engine = game.engine()
         seat = engine.seats_to_act()[0]
         action = bot.choose(engine, seat).to_json()
-        services.submit_action(table.pk, seats[seat], {**action, "version": game.version})
+        moves.submit_action(table.pk, seats[seat], {**action, "version": game.version})
     raise AssertionError("the game did not finish")

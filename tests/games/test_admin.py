@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Move, Table
+from games.services import broadcast, moves, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -24,18 +24,18 @@ def running(alice, bob, make_table) -> Table:
     table = make_table(name="Running", players=[bob], start=True)
     game = Game.objects.get(table=table)
     seat = game.engine().seats_to_act()[0]
-    services.submit_action(table.pk, [alice, bob][seat], {"type": "draw", "version": 0})
+    moves.submit_action(table.pk, [alice, bob][seat], {"type": "draw", "version": 0})
     return table
 
 
 @pytest.fixture
 def finished_game(alice) -> Game:
-    table = services.create_table(alice, name="Done", seat_count=2, bot_seats=1, turn_seconds=5)
-    game = services.start_game(table.pk, alice)
+    table = tables.create_table(alice, name="Done", seat_count=2, bot_seats=1, turn_seconds=5)
+    game = tables.start_game(table.pk, alice)
     now = timezone.now()
     while not game.finished:
         now = max(now, game.next_due)
-        services.advance(game.pk, now=now)
+        moves.advance(game.pk, now=now)
         game.refresh_from_db()
     return game
 
@@ -64,7 +64,7 @@ def test_aborting_tables_stops_their_games(
     moderator_client, running, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(services, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
 
     with django_capture_on_commit_callbacks(execute=True):
         response = moderator_client.post(

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game, Move
-from games.services import verify_game
+from games.services.history import verify_game
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import clock, services
+from games import clock
 from games.models import Game
+from games.services import moves, tables
 
 HANDS = [
     ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
@@ -21,8 +22,8 @@ HANDS = [
 
 
 def make_bot_game(host) -> Game:
-    table = services.create_table(host, name="Clockwork", seat_count=3, bot_seats=2)
-    return services.start_game(table.pk, host)
+    table = tables.create_table(host, name="Clockwork", seat_count=3, bot_seats=2)
+    return tables.start_game(table.pk, host)
 
 
 @pytest.mark.django_db
@@ -31,8 +32,8 @@ def test_it_lists_the_running_games_that_are_due(alice) -> None:
     later = make_bot_game(alice)
     Game.objects.filter(pk=later.pk).update(next_due=timezone.now() + timedelta(hours=1))
     aborted = make_bot_game(alice)
-    services.abort_table(aborted.table_id)
-    open_table = services.create_table(alice, name="Waiting", seat_count=2)
+    tables.abort_table(aborted.table_id)
+    open_table = tables.create_table(alice, name="Waiting", seat_count=2)
 
     ids = clock.due_game_ids(timezone.now() + timedelta(seconds=40))
 
@@ -56,14 +57,14 @@ async def test_a_tick_advances_the_due_games(alice) -> None:
 async def test_one_failing_game_does_not_stop_the_others(alice, monkeypatch, caplog) -> None:
     first = await database_sync_to_async(make_bot_game)(alice)
     second = await database_sync_to_async(make_bot_game)(alice)
-    real_advance = services.advance
+    real_advance = moves.advance
 
     def advance(game_id, now=None):
         if game_id == first.pk:
             raise RuntimeError("boom")
         return real_advance(game_id, now)
 
-    monkeypatch.setattr(services, "advance", advance)
+    monkeypatch.setattr(moves, "advance", advance)
 
     with caplog.at_level(logging.ERROR, logger="games.clock"):
         await clock.tick(timezone.now() + timedelta(seconds=40))
@@ -77,11 +78,11 @@ async def test_one_failing_game_does_not_stop_the_others(alice, monkeypatch, cap
 async def test_the_running_clock_plays_the_bots_until_a_person_is_to_play(
     alice, rig, monkeypatch
 ) -> None:
-    monkeypatch.setattr(services, "BOT_DELAY", timedelta(milliseconds=50))
-    table = await database_sync_to_async(services.create_table)(
+    monkeypatch.setattr(moves, "BOT_DELAY", timedelta(milliseconds=50))
+    table = await database_sync_to_async(tables.create_table)(
         alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None
     )
-    await database_sync_to_async(services.start_game)(table.pk, alice)
+    await database_sync_to_async(tables.start_game)(table.pk, alice)
     game = await database_sync_to_async(rig)(table, HANDS, first_player=1)
 
     task = clock.ensure_clock()

@@ -8,8 +8,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
 from games.routing import websocket_urlpatterns
+from games.services import tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +21,7 @@ async def test_the_lobby_receives_a_table_when_it_is_opened(alice) -> None:
     assert connected
     assert await socket.receive_nothing(timeout=0.1)
 
-    await database_sync_to_async(services.create_table)(
+    await database_sync_to_async(tables.create_table)(
         alice, name="Sunday TAKI", seat_count=4, turn_seconds=15
     )
 
@@ -40,7 +40,7 @@ async def test_a_pushed_table_can_be_joined_without_a_csrf_token_in_the_html(ali
     socket.scope["user"] = bob
     assert (await socket.connect())[0]
 
-    table = await database_sync_to_async(services.create_table)(
+    table = await database_sync_to_async(tables.create_table)(
         alice, name="Sunday TAKI", seat_count=4
     )
 
@@ -54,7 +54,7 @@ async def test_a_visitor_is_asked_to_log_in_to_join_a_pushed_table(alice) -> Non
     socket.scope["user"] = AnonymousUser()
     assert (await socket.connect())[0]
 
-    table = await database_sync_to_async(services.create_table)(
+    table = await database_sync_to_async(tables.create_table)(
         alice, name="Sunday TAKI", seat_count=4
     )
 

@@ -1,4 +1,4 @@
-"""services.submit_action: the one place a player's move is applied."""
+"""moves.submit_action: the one place a player's move is applied."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import services
 from games.engine import make_bot
 from games.models import Game, Move, Table
-from games.services import ServiceError
+from games.services import broadcast, history, moves
+from games.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def table_of_three(alice, bob, carol, make_table, rig) -> Table:
 def submit(table: Table, user, version: int | None = None, **action: Any):
     if version is None:
         version = Game.objects.get(table=table).version
-    return services.submit_action(table.pk, user, {**action, "version": version})
+    return moves.submit_action(table.pk, user, {**action, "version": version})
 
 
 def refused(table: Table, user, payload: Any) -> str:
@@ -49,7 +49,7 @@ def refused(table: Table, user, payload: Any) -> str:
     game = Game.objects.get(table=table)
     before = (game.version, game.state, game.moves.count())
     with pytest.raises(ServiceError) as caught:
-        services.submit_action(table.pk, user, payload)
+        moves.submit_action(table.pk, user, payload)
     game.refresh_from_db()
     assert (game.version, game.state, game.moves.count()) == before
     assert caught.value.message  # a message to show the player
@@ -81,7 +81,7 @@ def test_every_move_is_chained_to_the_one_before(table, alice, bob) -> None:
     assert second.digest == Move.chain(first.digest, second.action)
     assert third.digest == Move.chain(second.digest, third.action)
     assert third.action == {"type": "draw", "player": 0}
-    assert services.verify_game(Game.objects.get(table=table))
+    assert history.verify_game(Game.objects.get(table=table))
 
 
 def test_it_refuses_a_move_out_of_turn(table, bob) -> None:
@@ -148,14 +148,14 @@ def test_it_refuses_a_move_before_the_game_starts(alice, make_table) -> None:
     table = make_table()
 
     with pytest.raises(ServiceError) as caught:
-        services.submit_action(table.pk, alice, {"type": "draw", "version": 0})
+        moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
 
     assert caught.value.code == "not_started"
 
 
 def test_it_refuses_a_move_at_an_unknown_table(alice) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.submit_action(404, alice, {"type": "draw", "version": 0})
+        moves.submit_action(404, alice, {"type": "draw", "version": 0})
 
     assert caught.value.code == "not_found"
 
@@ -179,7 +179,7 @@ def test_concurrent_clicks_on_one_game_are_serialised(alice, bob, make_table, ri
     def click() -> None:
         try:
             start.wait()
-            services.submit_action(table.pk, alice, {"type": "draw", "version": 0})
+            moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
             outcomes.append("applied")
         except ServiceError as exc:
             outcomes.append(exc.code)
@@ -196,7 +196,7 @@ def test_concurrent_clicks_on_one_game_are_serialised(alice, bob, make_table, ri
     game = Game.objects.get(table=table)
     assert (game.version, game.moves.count()) == (1, 1)
     assert len(game.engine().hands[0]) == 9
-    assert services.verify_game(game)
+    assert history.verify_game(game)
 
 
 def test_every_waiting_seat_may_answer_a_plus3(table_of_three, alice, bob, carol) -> None:
@@ -214,7 +214,7 @@ def test_every_waiting_seat_may_answer_a_plus3(table_of_three, alice, bob, carol
     assert [len(hand) for hand in engine.hands] == [7, 11, 11]
     assert engine.seats_to_act() == [1]
     assert game.turn_deadline > deadline
-    assert services.verify_game(game)
+    assert history.verify_game(game)
 
 
 def test_a_breaker_is_played_out_of_turn_against_a_plus3(table_of_three, alice, bob) -> None:
@@ -238,7 +238,7 @@ def test_the_move_is_broadcast_after_commit(
     table, alice, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(services, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
 
     with django_capture_on_commit_callbacks() as callbacks:
         submit(table, alice, type="draw")
@@ -276,7 +276,7 @@ def test_a_game_played_to_the_end_records_the_winner(table, alice, bob, carol) -
     assert game.winner == game.engine().winner
     assert game.table.status == Table.Status.FINISHED
     assert game.moves.count() == game.version
-    assert services.verify_game(game)
+    assert history.verify_game(game)
     with pytest.raises(ServiceError) as caught:
-        services.submit_action(table.pk, alice, {"type": "draw", "version": game.version})
+        moves.submit_action(table.pk, alice, {"type": "draw", "version": game.version})
     assert caught.value.code == "game_over"

@@ -1,4 +1,4 @@
-"""services.advance: the bots' moves and the R23 timeouts, played when they fall due."""
+"""moves.advance: the bots' moves and the R23 timeouts, played when they fall due."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import presenters
 from games.engine import replay
 from games.engine.record import Record
 from games.models import Game, Move, Table
+from games.services import history, moves, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def game_of(table: Table) -> Game:
 
 
 def submit(table: Table, user, **action) -> None:
-    services.submit_action(table.pk, user, {**action, "version": game_of(table).version})
+    moves.submit_action(table.pk, user, {**action, "version": game_of(table).version})
 
 
 def last_move(table: Table) -> Move:
@@ -53,7 +54,7 @@ def test_nothing_is_played_before_it_is_due(alice, make_table, rig) -> None:
     table = make_table(bot_seats=1, start=True)
     game = rig(table, HANDS[:2], first_player=1)
 
-    due = services.advance(game.pk, now=game.next_due - timedelta(milliseconds=1))
+    due = moves.advance(game.pk, now=game.next_due - timedelta(milliseconds=1))
 
     assert due == game.next_due
     assert game_of(table).version == 0
@@ -64,12 +65,12 @@ def test_a_bot_plays_when_due_and_the_next_bot_waits_its_turn(alice, make_table,
     game = rig(table, HANDS, first_player=1)
     now = game.next_due
 
-    due = services.advance(game.pk, now=now)
+    due = moves.advance(game.pk, now=now)
 
     move = last_move(table)
     assert (move.seq, move.seat, move.source) == (0, 1, Move.Source.BOT)
     # Seat 2 is a bot too: it moves only after the pause people need to follow.
-    assert due == game_of(table).next_due == now + services.BOT_DELAY
+    assert due == game_of(table).next_due == now + moves.BOT_DELAY
     assert game_of(table).version == 1
 
 
@@ -78,7 +79,7 @@ def test_after_a_bot_a_person_gets_the_full_turn_time(alice, make_table, rig) ->
     game = rig(table, HANDS[:2], first_player=1)
     now = game.next_due
 
-    services.advance(game.pk, now=now)
+    moves.advance(game.pk, now=now)
 
     game = game_of(table)
     assert game.engine().seats_to_act() == [0]
@@ -88,7 +89,7 @@ def test_after_a_bot_a_person_gets_the_full_turn_time(alice, make_table, rig) ->
 def test_a_late_player_draws_a_card(two_people) -> None:
     deadline = game_of(two_people).turn_deadline
 
-    services.advance(game_of(two_people).pk, now=deadline)
+    moves.advance(game_of(two_people).pk, now=deadline)
 
     move = last_move(two_people)
     assert (move.seat, move.source, move.action) == (0, "timeout", {"type": "draw", "player": 0})
@@ -100,7 +101,7 @@ def test_a_late_player_draws_a_card(two_people) -> None:
 def test_a_late_player_takes_the_plus2_stack(two_people, alice) -> None:
     submit(two_people, alice, type="play", card="red:plus2")
 
-    services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+    moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
 
     move = last_move(two_people)
     assert move.action == {"type": "draw", "player": 1}
@@ -110,7 +111,7 @@ def test_a_late_player_takes_the_plus2_stack(two_people, alice) -> None:
 def test_late_players_accept_a_pending_plus3(three_people, alice) -> None:
     submit(three_people, alice, type="play", card="plus3")
 
-    services.advance(game_of(three_people).pk, now=game_of(three_people).turn_deadline)
+    moves.advance(game_of(three_people).pk, now=game_of(three_people).turn_deadline)
 
     answers = list(game_of(three_people).moves.filter(seq__gte=1).order_by("seq"))
     assert [(m.seat, m.source, m.action["type"]) for m in answers] == [
@@ -129,7 +130,7 @@ def test_a_bot_answers_a_plus3_while_a_person_still_may(alice, bob, make_table, 
     deadline = game.turn_deadline
     assert game.next_due < deadline
 
-    services.advance(game.pk, now=game.next_due)
+    moves.advance(game.pk, now=game.next_due)
 
     move = last_move(table)
     assert (move.seat, move.source, move.action["type"]) == (2, "bot", "accept")
@@ -141,7 +142,7 @@ def test_a_bot_answers_a_plus3_while_a_person_still_may(alice, bob, make_table, 
 def test_a_late_player_passes_after_a_lone_taki(two_people, alice) -> None:
     submit(two_people, alice, type="play", card="red:taki")
 
-    services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+    moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
 
     assert last_move(two_people).action == {"type": "pass", "player": 0}
     assert game_of(two_people).engine().seats_to_act() == [1]
@@ -151,7 +152,7 @@ def test_a_late_player_closes_their_taki_run(two_people, alice) -> None:
     submit(two_people, alice, type="play", card="red:taki")
     submit(two_people, alice, type="play", card="red:3")
 
-    services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+    moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
 
     assert last_move(two_people).action == {"type": "close_taki", "player": 0}
     assert game_of(two_people).engine().taki_run is None
@@ -159,7 +160,7 @@ def test_a_late_player_closes_their_taki_run(two_people, alice) -> None:
 
 def test_three_timeouts_in_a_row_give_the_seat_to_a_bot(two_people, alice, bob) -> None:
     for turn in range(3):
-        services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+        moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
         if turn < 2:
             assert two_people.seats.get(position=0).timeouts == turn + 1
             submit(two_people, bob, type="draw")
@@ -172,8 +173,8 @@ def test_three_timeouts_in_a_row_give_the_seat_to_a_bot(two_people, alice, bob) 
 
 
 def test_a_move_of_ones_own_between_timeouts_starts_the_count_again(two_people, alice, bob) -> None:
-    services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
-    services.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+    moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
+    moves.advance(game_of(two_people).pk, now=game_of(two_people).turn_deadline)
     submit(two_people, alice, type="draw")
 
     assert [s.timeouts for s in two_people.seats.order_by("position")] == [0, 1]
@@ -187,8 +188,8 @@ def test_a_game_with_bots_runs_to_its_end_and_its_log_replays(alice, make_table)
         if game.finished:
             break
         now = max(now, game.next_due)
-        services.advance(game.pk, now=now)
-        assert services.verify_game(game_of(table))
+        moves.advance(game.pk, now=now)
+        assert history.verify_game(game_of(table))
 
     game = game_of(table)
     assert game.finished
@@ -197,7 +198,7 @@ def test_a_game_with_bots_runs_to_its_end_and_its_log_replays(alice, make_table)
     assert set(game.moves.values_list("source", flat=True)) <= {"bot", "timeout"}
     seat = table.seats.get(position=0)
     assert seat.replaced_user == alice or game.moves.filter(source="timeout").count() < 3
-    result = replay(Record.from_json(services.export_record(game)))
+    result = replay(Record.from_json(history.export_record(game)))
     assert result.ok and result.applied == game.version
     assert result.game.to_snapshot() == game.state
 
@@ -205,10 +206,10 @@ def test_a_game_with_bots_runs_to_its_end_and_its_log_replays(alice, make_table)
 def test_a_game_that_is_not_running_is_left_alone(alice, make_table) -> None:
     table = make_table(bot_seats=1, start=True)
     game = game_of(table)
-    services.abort_table(table.pk)
+    tables.abort_table(table.pk)
 
-    assert services.advance(game.pk, now=game.started_at + timedelta(hours=1)) is None
-    assert services.advance(12345) is None
+    assert moves.advance(game.pk, now=game.started_at + timedelta(hours=1)) is None
+    assert moves.advance(12345) is None
     assert game_of(table).version == 0
 
 
@@ -217,7 +218,7 @@ def test_the_deadline_is_kept_in_the_database(two_people, alice) -> None:
     assert game.turn_deadline == game.next_due
 
     # A fresh process reads the time left from the row alone.
-    context = services.table_context(Table.objects.get(pk=two_people.pk), alice)
+    context = presenters.table_context(Table.objects.get(pk=two_people.pk), alice)
 
     assert context["deadline"] == game.turn_deadline.isoformat()
     assert 25 <= context["seconds_left"] <= 30

@@ -8,11 +8,12 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import services
+from games import presenters
 from games.engine import CARDS, make_bot, replay
 from games.engine.record import Record
 from games.models import Game, Move, Table
-from games.services import ServiceError
+from games.services import broadcast, history, moves, stats, tables
+from games.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def public_codes(game: Game) -> set[str]:
 def table(alice, bob, make_table, rig) -> Table:
     table = make_table(players=[bob], start=True)
     rig(table, HANDS)
-    services.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
+    moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
     return table
 
 
@@ -83,21 +84,21 @@ def play_to_the_end(table: Table, people: dict[int, Any]) -> Game:
         seat = engine.seats_to_act()[0]
         if seat in people:
             action = {**bot.choose(engine, seat).to_json(), "version": game.version}
-            services.submit_action(table.pk, people[seat], action)
+            moves.submit_action(table.pk, people[seat], action)
         else:
             now = max(now, game.next_due)
-            services.advance(game.pk, now=now)
+            moves.advance(game.pk, now=now)
     raise AssertionError("the game did not end")
 
 
 @pytest.fixture
 def finished(alice) -> Game:
-    table = services.play_against_bots(alice, opponents=1)
+    table = tables.play_against_bots(alice, opponents=1)
     return play_to_the_end(table, {0: alice})
 
 
 def test_a_player_sees_their_own_hand_and_no_other(table, alice) -> None:
-    context = services.table_context(table, alice)
+    context = presenters.table_context(table, alice)
 
     game = game_of(table)
     own = sorted(code for code in HANDS[0] if code != "red:3")
@@ -111,7 +112,7 @@ def test_a_player_sees_their_own_hand_and_no_other(table, alice) -> None:
 
 
 def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) -> None:
-    context = services.table_context(table, bob)
+    context = presenters.table_context(table, bob)
 
     assert context["my_seat"] == 1
     assert context["legal"] == {
@@ -134,7 +135,7 @@ def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) 
 def test_a_spectator_sees_no_hand_at_all(table, carol, who) -> None:
     viewer = carol if who == "carol" else AnonymousUser()
 
-    context = services.table_context(table, viewer)
+    context = presenters.table_context(table, viewer)
 
     assert context["my_seat"] is None
     assert (context["hand"], context["legal"], context["playable"]) == (None, None, [])
@@ -144,9 +145,9 @@ def test_a_spectator_sees_no_hand_at_all(table, carol, who) -> None:
 
 
 def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
-    services.set_connected(table.pk, bob, True)
+    broadcast.set_connected(table.pk, bob, True)
 
-    seats = services.table_context(table, alice)["seats"]
+    seats = presenters.table_context(table, alice)["seats"]
 
     assert [(s["name"], s["hand_size"], s["is_turn"], s["is_you"]) for s in seats] == [
         ("alice", 7, False, True),
@@ -154,12 +155,12 @@ def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) 
     ]
     assert [s["connected"] for s in seats] == [False, True]
     assert seats[1]["deadline"] == game_of(table).turn_deadline.isoformat()
-    services.set_connected(table.pk, bob, False)
-    assert services.table_context(table, alice)["seats"][1]["connected"] is False
+    broadcast.set_connected(table.pk, bob, False)
+    assert presenters.table_context(table, alice)["seats"][1]["connected"] is False
 
 
 def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
-    events = services.table_context(table, alice)["events"]
+    events = presenters.table_context(table, alice)["events"]
 
     assert events == [
         {
@@ -174,7 +175,7 @@ def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
 def test_an_open_table_has_no_game_to_show(alice, bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
-    context = services.table_context(table, alice)
+    context = presenters.table_context(table, alice)
 
     assert (context["view"], context["version"], context["result"]) == (None, None, None)
     assert context["is_host"] and context["can_start"]
@@ -183,13 +184,13 @@ def test_an_open_table_has_no_game_to_show(alice, bob, make_table) -> None:
 
 def test_the_record_is_refused_while_the_game_runs(table) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.export_record(game_of(table))
+        history.export_record(game_of(table))
 
     assert caught.value.code == "forbidden"
 
 
 def test_a_finished_game_exports_a_record_that_replays(finished) -> None:
-    record = services.export_record(finished)
+    record = history.export_record(finished)
 
     digests = list(finished.moves.order_by("seq").values_list("digest", flat=True))
     actions = list(finished.moves.order_by("seq").values_list("action", flat=True))
@@ -210,30 +211,30 @@ def test_a_finished_game_shows_its_result_to_everyone(finished, alice, bob) -> N
     table = finished.table
 
     for viewer in (alice, bob):
-        context = services.table_context(table, viewer)
+        context = presenters.table_context(table, viewer)
         assert context["result"]["winner"] == finished.winner
         assert context["hand"] is None and context["legal"] is None
 
 
 def test_the_statistics_count_the_finished_games(finished, alice, bob) -> None:
-    stats = services.player_stats(alice)
+    player = stats.player_stats(alice)
 
     won = finished.winner == 0
-    assert (stats["played"], stats["won"], stats["win_rate"]) == (1, int(won), float(won))
-    assert stats["recent"][0]["game"] == finished
-    assert stats["recent"][0]["table_name"] == "alice vs bots"
-    assert services.player_stats(bob) == {"played": 0, "won": 0, "win_rate": 0.0, "recent": []}
+    assert (player["played"], player["won"], player["win_rate"]) == (1, int(won), float(won))
+    assert player["recent"][0]["game"] == finished
+    assert player["recent"][0]["table_name"] == "alice vs bots"
+    assert stats.player_stats(bob) == {"played": 0, "won": 0, "win_rate": 0.0, "recent": []}
 
 
 def test_a_game_verifies_until_its_log_is_tampered_with(table, bob) -> None:
-    services.submit_action(table.pk, bob, {"type": "draw", "version": 1})
+    moves.submit_action(table.pk, bob, {"type": "draw", "version": 1})
     game = game_of(table)
-    assert services.verify_game(game)
+    assert history.verify_game(game)
 
     first = game.moves.get(seq=0)
     Move.objects.filter(pk=first.pk).update(action={"type": "play", "player": 0, "card": "red:1"})
 
-    assert not services.verify_game(game)
+    assert not history.verify_game(game)
 
 
 def test_a_game_does_not_verify_if_its_snapshot_was_changed(table) -> None:
@@ -241,14 +242,14 @@ def test_a_game_does_not_verify_if_its_snapshot_was_changed(table) -> None:
     game.state["hands"][0], game.state["hands"][1] = game.state["hands"][1], game.state["hands"][0]
     Game.objects.filter(pk=game.pk).update(state=game.state)
 
-    assert not services.verify_game(game_of(table))
+    assert not history.verify_game(game_of(table))
 
 
 def test_a_game_does_not_verify_if_a_chained_digest_was_changed(table) -> None:
     game = game_of(table)
     Move.objects.filter(game=game).update(digest="0" * 64)
 
-    assert not services.verify_game(game)
+    assert not history.verify_game(game)
 
 
 def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_table, rig) -> None:
@@ -256,7 +257,7 @@ def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_ta
     hands = [["change-color", *HANDS[0][1:]], HANDS[1]]
     rig(table, hands)
 
-    legal = services.table_context(table, alice)["legal"]
+    legal = presenters.table_context(table, alice)["legal"]
 
     # R11: the colour is named on the play itself.
     assert {"card": "change-color", "colors": ["red", "yellow", "green", "blue"]} in legal["play"]
@@ -265,7 +266,7 @@ def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_ta
 def test_a_tournament_game_starts_every_seat_at_stage_eight(alice, bob, make_table) -> None:
     table = make_table(players=[bob], tournament=True, start=True)
 
-    context = services.table_context(table, alice)
+    context = presenters.table_context(table, alice)
 
     assert table.game.tournament and table.game.engine().tournament
     assert [seat["stage"] for seat in context["seats"]] == [8, 8]

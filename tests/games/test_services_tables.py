@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.engine import Game as EngineGame
 from games.engine.cards import is_full_deck
 from games.models import Game, Seat, Table
-from games.services import ServiceError
+from games.services import broadcast, history, tables
+from games.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def seats_of(table: Table) -> list[tuple[int, str, str]]:
 
 
 def test_it_opens_a_table_with_the_host_on_seat_zero_and_bots_on_the_last_seats(alice) -> None:
-    table = services.create_table(
+    table = tables.create_table(
         alice, name=" Friday game ", seat_count=4, bot_seats=2, bot_kind="random"
     )
 
@@ -51,7 +51,7 @@ def test_it_opens_a_table_with_the_host_on_seat_zero_and_bots_on_the_last_seats(
 )
 def test_it_refuses_a_table_that_cannot_be_played(alice, options) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.create_table(alice, **options)
+        tables.create_table(alice, **options)
 
     assert caught.value.code == "bad_request"
     assert not Table.objects.exists()
@@ -60,7 +60,7 @@ def test_it_refuses_a_table_that_cannot_be_played(alice, options) -> None:
 def test_a_player_takes_the_first_empty_seat(alice, bob, make_table) -> None:
     table = make_table(seat_count=3)
 
-    seat = services.join_table(table.pk, bob)
+    seat = tables.join_table(table.pk, bob)
 
     assert seat.position == 1
     assert seats_of(table) == [(0, "alice", ""), (1, "bob", ""), (2, "", "")]
@@ -70,7 +70,7 @@ def test_it_refuses_to_seat_a_player_twice(bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
     with pytest.raises(ServiceError) as caught:
-        services.join_table(table.pk, bob)
+        tables.join_table(table.pk, bob)
 
     assert caught.value.code == "forbidden"
     assert table.seats.filter(user=bob).count() == 1
@@ -80,7 +80,7 @@ def test_it_refuses_a_full_table(bob, carol, make_table) -> None:
     table = make_table(seat_count=3, bot_seats=1, players=[bob])
 
     with pytest.raises(ServiceError) as caught:
-        services.join_table(table.pk, carol)
+        tables.join_table(table.pk, carol)
 
     assert caught.value.code == "table_full"
     assert not table.seats.filter(user=carol).exists()
@@ -88,7 +88,7 @@ def test_it_refuses_a_full_table(bob, carol, make_table) -> None:
 
 def test_it_refuses_an_unknown_table(bob) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.join_table(999, bob)
+        tables.join_table(999, bob)
 
     assert caught.value.code == "not_found"
 
@@ -97,14 +97,14 @@ def test_a_private_table_is_joined_by_its_link_only(bob, carol, make_table) -> N
     table = make_table(seat_count=3, public=False)
 
     with pytest.raises(ServiceError) as caught:
-        services.join_table(table.pk, bob)
+        tables.join_table(table.pk, bob)
     assert caught.value.code == "forbidden"
     for forged in ("not-the-token", "ünïcödé"):  # compare_digest refuses non-ASCII str
         with pytest.raises(ServiceError) as caught:
-            services.join_table(table.pk, bob, invite=forged)
+            tables.join_table(table.pk, bob, invite=forged)
         assert caught.value.code == "forbidden"
 
-    seat = services.join_table(table.pk, carol, invite=table.invite_token)
+    seat = tables.join_table(table.pk, carol, invite=table.invite_token)
     assert seat.user == carol
     assert not table.seats.filter(user=bob).exists()
 
@@ -113,7 +113,7 @@ def test_it_refuses_to_seat_anyone_once_the_game_started(bob, carol, make_table)
     table = make_table(seat_count=3, players=[bob], start=True)
 
     with pytest.raises(ServiceError) as caught:
-        services.join_table(table.pk, carol)
+        tables.join_table(table.pk, carol)
 
     assert caught.value.code == "forbidden"
 
@@ -122,7 +122,7 @@ def test_only_the_host_starts_the_game(bob, make_table) -> None:
     table = make_table(players=[bob])
 
     with pytest.raises(ServiceError) as caught:
-        services.start_game(table.pk, bob)
+        tables.start_game(table.pk, bob)
 
     assert caught.value.code == "forbidden"
     assert not Game.objects.exists()
@@ -132,7 +132,7 @@ def test_it_refuses_to_start_with_one_filled_seat(alice, make_table) -> None:
     table = make_table(seat_count=4)
 
     with pytest.raises(ServiceError) as caught:
-        services.start_game(table.pk, alice)
+        tables.start_game(table.pk, alice)
 
     assert caught.value.code == "forbidden"
     table.refresh_from_db()
@@ -143,7 +143,7 @@ def test_it_refuses_to_start_a_game_twice(alice, bob, make_table) -> None:
     table = make_table(players=[bob], start=True)
 
     with pytest.raises(ServiceError) as caught:
-        services.start_game(table.pk, alice)
+        tables.start_game(table.pk, alice)
 
     assert caught.value.code == "forbidden"
     assert Game.objects.count() == 1
@@ -152,7 +152,7 @@ def test_it_refuses_to_start_a_game_twice(alice, bob, make_table) -> None:
 def test_starting_deals_a_full_deck_from_a_recorded_header(alice, bob, make_table) -> None:
     table = make_table(players=[bob])
 
-    game = services.start_game(table.pk, alice)
+    game = tables.start_game(table.pk, alice)
 
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
@@ -164,14 +164,14 @@ def test_starting_deals_a_full_deck_from_a_recorded_header(alice, bob, make_tabl
     # The snapshot is the header's deal (R4, R5): the record replays from it.
     header = EngineGame(game.deck, 2, game.first_player, game.seed, False)
     assert game.state == header.to_snapshot()
-    assert services.verify_game(game)
+    assert history.verify_game(game)
 
 
 def test_starting_drops_the_empty_seats_and_renumbers_the_rest(alice, bob, make_table) -> None:
     table = make_table(seat_count=6, bot_seats=1)
-    services.join_table(table.pk, bob)  # seat 1; seats 2, 3, 4 stay empty, 5 is a bot
+    tables.join_table(table.pk, bob)  # seat 1; seats 2, 3, 4 stay empty, 5 is a bot
 
-    game = services.start_game(table.pk, alice)
+    game = tables.start_game(table.pk, alice)
 
     table.refresh_from_db()
     assert table.seat_count == 3
@@ -195,7 +195,7 @@ def test_a_deadline_is_set_for_a_person_and_a_short_pause_for_a_bot(alice, make_
 def test_leaving_before_the_start_frees_the_seat(bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
-    services.leave_table(table.pk, bob)
+    tables.leave_table(table.pk, bob)
 
     assert seats_of(table) == [(0, "alice", ""), (1, "", ""), (2, "", "")]
 
@@ -203,7 +203,7 @@ def test_leaving_before_the_start_frees_the_seat(bob, make_table) -> None:
 def test_the_host_leaving_passes_the_table_to_the_next_person(alice, bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
-    services.leave_table(table.pk, alice)
+    tables.leave_table(table.pk, alice)
 
     table.refresh_from_db()
     assert table.host == bob
@@ -213,18 +213,18 @@ def test_the_host_leaving_passes_the_table_to_the_next_person(alice, bob, make_t
 def test_the_host_leaving_alone_closes_the_table(alice, make_table) -> None:
     table = make_table(seat_count=3, bot_seats=1)
 
-    services.leave_table(table.pk, alice)
+    tables.leave_table(table.pk, alice)
 
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
-    assert table not in services.lobby_tables()
+    assert table not in tables.lobby_tables()
 
 
 def test_leaving_a_table_one_does_not_sit_at_is_refused(bob, make_table) -> None:
     table = make_table(seat_count=3)
 
     with pytest.raises(ServiceError) as caught:
-        services.leave_table(table.pk, bob)
+        tables.leave_table(table.pk, bob)
 
     assert caught.value.code == "not_seated"
 
@@ -233,7 +233,7 @@ def test_leaving_a_running_game_gives_the_seat_to_a_bot(bob, carol, make_table, 
     table = make_table(seat_count=3, players=[bob, carol], start=True)
     rig(table, HANDS, first_player=1)
 
-    services.leave_table(table.pk, bob)
+    tables.leave_table(table.pk, bob)
 
     seat = table.seats.get(position=1)
     assert (seat.user, seat.bot, seat.replaced_user) == (None, "greedy", bob)
@@ -248,7 +248,7 @@ def test_leaving_a_running_game_gives_the_seat_to_a_bot(bob, carol, make_table, 
 def test_the_last_person_leaving_a_running_game_aborts_it(alice, make_table) -> None:
     table = make_table(bot_seats=1, start=True)
 
-    services.leave_table(table.pk, alice)
+    tables.leave_table(table.pk, alice)
 
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
@@ -258,8 +258,8 @@ def test_the_last_person_leaving_a_running_game_aborts_it(alice, make_table) -> 
 def test_the_host_removes_a_seat_and_puts_a_bot_on_another(alice, bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
-    services.remove_seat(table.pk, alice, 1)
-    services.add_bot(table.pk, alice, 2, kind="random")
+    tables.remove_seat(table.pk, alice, 1)
+    tables.add_bot(table.pk, alice, 2, kind="random")
 
     assert seats_of(table) == [(0, "alice", ""), (1, "", ""), (2, "", "random")]
 
@@ -268,9 +268,9 @@ def test_only_the_host_changes_the_seats(bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
     with pytest.raises(ServiceError) as removing:
-        services.remove_seat(table.pk, bob, 0)
+        tables.remove_seat(table.pk, bob, 0)
     with pytest.raises(ServiceError) as adding:
-        services.add_bot(table.pk, bob, 2)
+        tables.add_bot(table.pk, bob, 2)
 
     assert (removing.value.code, adding.value.code) == ("forbidden", "forbidden")
     assert seats_of(table) == [(0, "alice", ""), (1, "bob", ""), (2, "", "")]
@@ -280,14 +280,14 @@ def test_a_bot_goes_on_an_empty_seat_only(alice, bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
     with pytest.raises(ServiceError) as caught:
-        services.add_bot(table.pk, alice, 1)
+        tables.add_bot(table.pk, alice, 1)
 
     assert caught.value.code == "table_full"
     assert Seat.objects.get(table=table, position=1).user == bob
 
 
 def test_playing_against_bots_starts_a_private_game_at_once(alice) -> None:
-    table = services.play_against_bots(alice)
+    table = tables.play_against_bots(alice)
 
     table.refresh_from_db()
     assert table.name == "alice vs bots"
@@ -303,21 +303,21 @@ def test_the_lobby_lists_the_open_public_tables_with_their_seats_taken(
     make_table(name="Secret", public=False)
     make_table(name="Running", bot_seats=1, start=True)
 
-    tables = services.lobby_tables()
+    listed = tables.lobby_tables()
 
-    assert tables == [waiting]
-    assert tables[0].seats_taken == 3
+    assert listed == [waiting]
+    assert listed[0].seats_taken == 3
 
 
 def test_changes_reach_the_lobby_only_after_commit(
     alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(services, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
 
     with django_capture_on_commit_callbacks() as callbacks:
-        table = services.create_table(alice, name="Later", seat_count=2)
-        services.join_table(table.pk, bob)
+        table = tables.create_table(alice, name="Later", seat_count=2)
+        tables.join_table(table.pk, bob)
         assert sent == []
 
     for callback in callbacks:

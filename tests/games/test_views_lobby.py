@@ -1,7 +1,7 @@
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.services import tables
 
 
 def test_it_lists_open_public_tables_with_their_details(client: Client, make_table, bob) -> None:
@@ -61,7 +61,7 @@ def test_it_keeps_the_site_title_and_loads_htmx_with_the_websocket_extension(
 
 def test_it_shows_a_full_table_without_a_join_button(client: Client, make_table, bob) -> None:
     table = make_table(name="Full house", players=[bob])
-    assert services.lobby_tables()[0].seats_taken == 2
+    assert tables.lobby_tables()[0].seats_taken == 2
 
     page = client.get(reverse("games:home")).content.decode()
 

@@ -1,6 +1,6 @@
 """``make bench-site``: how fast the site applies moves through games.services.
 
-Bots play whole games through ``services.advance``, the path every server move takes: lock the
+Bots play whole games through ``moves.advance``, the path every server move takes: lock the
 game row, load the snapshot, apply with the engine, append the move to the log, save the
 snapshot, broadcast after commit. Run it on a throwaway database (the Makefile target does).
 """
@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Move
+from games.services import moves, tables
 
 
 class Command(BaseCommand):
@@ -50,13 +50,13 @@ class Command(BaseCommand):
             # Each call plays what is due by ``now``; moving ``now`` on plays the next bot move.
             while Game.objects.filter(pk=game_id, winner__isnull=True).exists():
                 now += timedelta(seconds=1)
-                services.advance(game_id, now)
+                moves.advance(game_id, now)
         elapsed = time.perf_counter() - start
         return (Move.objects.count() - moves_before) / elapsed
 
     def _bot_game(self, host, players: int) -> int:
-        table = services.create_table(
+        table = tables.create_table(
             host, name="bench", seat_count=players, turn_seconds=None, bot_seats=players - 1
         )
         table.seats.filter(position=0).update(user=None, bot="greedy")  # bots in every seat
-        return services.start_game(table.pk, host).pk
+        return tables.start_game(table.pk, host).pk

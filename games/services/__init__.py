@@ -1,0 +1,16 @@
+"""The site's actions on tables and games, one module per reason to change.
+
+Views and consumers call these sync functions (consumers through
+``channels.db.database_sync_to_async``). Data flows one way: browser → consumer or view →
+services → engine → models → broadcast → fragments.
+
+- :mod:`~games.services.tables`: open, join, leave and start tables; seats and bots.
+- :mod:`~games.services.moves`: the one move path: submit, advance, lock, store, schedule.
+- :mod:`~games.services.broadcast`: the seam between the site and its transport: group names,
+  sends after commit, presence.
+- :mod:`~games.services.access`: who may see a table or a finished game.
+- :mod:`~games.services.history`: a finished game's record, and verifying a stored game.
+- :mod:`~games.services.stats`: players' statistics.
+
+Every refusal raises :class:`~games.services.errors.ServiceError`.
+"""

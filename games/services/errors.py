@@ -1,0 +1,37 @@
+"""What the services say when they refuse a request."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+# Our words for the engine's error codes (GAME_RECORD.md); the engine's own messages are English.
+ENGINE_MESSAGES = {
+    "bad_action": gettext_lazy("That is not a valid action."),
+    "game_over": gettext_lazy("The game is over."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "card_not_in_hand": gettext_lazy("You do not hold that card."),
+    "must_answer": gettext_lazy("You must answer the pending attack first."),
+    "illegal_card": gettext_lazy("That card cannot be played now."),
+    "color_required": gettext_lazy("Name a colour: red, yellow, green or blue."),
+    "cannot_close": gettext_lazy("There is no TAKI run of yours to close."),
+    "cannot_pass": gettext_lazy("You cannot pass now."),
+    "cannot_draw": gettext_lazy("You are in a TAKI run: close it or pass instead of drawing."),
+    "cannot_announce": gettext_lazy("You can only say “last card” with one card in hand."),
+}
+
+
+class ServiceError(ValueError):
+    """A refused request, with a ``code`` that says why and a ``message`` for the user, already
+    translated.
+
+    ``code`` is an engine error code of GAME_RECORD.md or one of ``stale``, ``not_seated``,
+    ``not_started``, ``forbidden``, ``table_full``, ``bad_request``, ``not_found``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = str(message)
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code!r}, {self.message!r})"

@@ -1,0 +1,279 @@
+"""The one move path: submit, advance, lock, store, schedule.
+
+A move is applied in one transaction that locks the game row, checks the action with the engine,
+appends the move to the append-only, hash-chained log and saves the new snapshot; the broadcast
+is sent only after the transaction commits (:mod:`games.services.broadcast`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import OperationalError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import Action, Event, IllegalAction, make_bot
+from games.engine import Game as EngineGame
+from games.models import Game, Move, Seat, Table
+from games.services import broadcast
+from games.services.errors import ENGINE_MESSAGES, ServiceError
+
+# A bot waits this long before it moves, so that people can follow what happens.
+BOT_DELAY = timedelta(seconds=0.8)
+# R23: a seat that times out this many turns in a row is given to a bot (as Board Game Arena).
+MAX_TIMEOUTS = 3
+REPLACEMENT_BOT = "greedy"
+SQLITE_ATTEMPTS = 10
+
+
+def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[Event]:
+    """Apply one action of ``user`` at the table and return the engine's events.
+
+    ``payload`` comes from the browser: ``{"type", "card"?, "color"?, "last_card"?, "version"}``.
+    The seat is the user's own (a ``player`` in the payload is ignored), and ``version`` must be
+    the game's current version, so that a doubled or stale click is never applied twice.
+
+    :raises ServiceError: ``bad_request`` (not an object, no integer version), ``not_found``,
+        ``not_started``, ``not_seated``, ``stale``, ``game_over`` or any engine error code.
+    """
+    if not isinstance(payload, dict):
+        raise ServiceError("bad_request", _("That request is not understood."))
+    version = payload.get("version")
+    if type(version) is not int:
+        raise ServiceError("bad_request", _("That request is not understood."))
+    return _serialised(lambda: _submit(table_id, user, payload, version))
+
+
+def _submit(
+    table_id: int, user: AbstractBaseUser, payload: dict[str, Any], version: int
+) -> list[Event]:
+    with transaction.atomic():
+        # The lock serialises two actions on one game: a player clicking in two tabs, or two
+        # players answering a +3 at once. Without it both could read version v, both pass the
+        # check, and the second would overwrite the first's snapshot and fork the move log.
+        game = _lock_game(table_id)
+        seat = game.table.seats.filter(user=user).select_related("user").first()
+        if seat is None:
+            raise ServiceError("not_seated", _("You do not sit at this table."))
+        if not seat.user.is_active:
+            # Banned since this socket opened: the user in its scope is as it was then.
+            raise ServiceError("forbidden", _("This account has been banned."))
+        if game.version != version:
+            raise ServiceError(
+                "stale", _("The game has moved on since then; here is where it stands now.")
+            )
+        engine = game.engine()
+        pending_before = engine.plus3 is not None
+        raw = {key: value for key, value in payload.items() if key != "version"}
+        raw["player"] = seat.position  # never a seat from the browser
+        try:
+            action = Action.from_json(raw, engine.players)
+            events = engine.apply(action)
+        except IllegalAction as exc:
+            raise ServiceError(exc.code, str(ENGINE_MESSAGES.get(exc.code, exc.message))) from None
+        if seat.timeouts:
+            seat.timeouts = 0  # R23: counts timeouts in a row only
+            seat.save(update_fields=["timeouts"])
+        # An answer to a +3 that others must still answer leaves their shared deadline as it is.
+        keep = pending_before and engine.plus3 is not None
+        _store_move(
+            game, engine, action, events, Move.Source.PLAYER, timezone.now(), keep_deadline=keep
+        )
+    return events
+
+
+def advance(game_id: int, now: datetime | None = None) -> datetime | None:
+    """Play what the server owes the game by ``now``, and return when it is next due.
+
+    Owed are a bot's move (``BOT_DELAY`` after the last move, so people can follow), and the R23
+    default for a person whose deadline has passed: accept a pending +3; in their own TAKI run,
+    close it, or pass where R14 forbids closing; otherwise draw. Three timeouts in a row give the
+    seat to a bot. Each move goes through the same locked path as :func:`submit_action`.
+    Loops until nothing is due by ``now``; a game that is not running is left alone.
+    """
+    now = now or timezone.now()
+    for _step in range(64):  # a bound, against any bug that would keep a move due forever
+        done, next_due = _serialised(lambda: _advance_once(game_id, now))
+        if done:
+            break
+    return next_due
+
+
+def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
+    """Play one owed move, in one locked transaction. Returns (nothing more due now, next_due)."""
+    with transaction.atomic():
+        # The same lock as submit_action's: the clock and a player may act on a game at once.
+        game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+        if game is None or game.table.status != Table.Status.PLAYING or game.finished:
+            return True, None
+        if game.next_due is None or game.next_due > now:
+            return True, game.next_due
+        if not _play_owed_move(game, now):
+            # Nothing to play although due (the deadline's seat became a bot): reschedule.
+            schedule(game, game.engine(), now)
+            game.save(update_fields=["next_due", "turn_deadline"])
+            if game.next_due is not None and game.next_due <= now:
+                return True, game.next_due
+        return False, game.next_due
+
+
+def _serialised[T](work: Callable[[], T]) -> T:
+    """Run ``work``, one transaction that locks a game row, and run it again if SQLite refused it.
+
+    SQLite has no row locks (``select_for_update`` does nothing there): a second transaction
+    writing the same game fails with "database is locked" instead of waiting. Run again, it sees
+    what the first one committed, so a doubled click is then refused as stale.
+    """
+    for attempt in range(SQLITE_ATTEMPTS):
+        try:
+            return work()
+        except OperationalError as exc:
+            retry = (
+                connection.vendor == "sqlite"
+                and not connection.in_atomic_block
+                and "locked" in str(exc)
+                and attempt + 1 < SQLITE_ATTEMPTS
+            )
+            if not retry:
+                raise
+        time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _lock_game(table_id: int) -> Game:
+    try:
+        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        if Table.objects.filter(pk=table_id).exists():
+            raise ServiceError("not_started", _("The game has not started yet.")) from None
+        raise ServiceError("not_found", _("There is no such table.")) from None
+    if game.finished or game.table.status != Table.Status.PLAYING:
+        raise ServiceError("game_over", str(ENGINE_MESSAGES["game_over"]))
+    return game
+
+
+def replace_by_bot(seat: Seat) -> None:
+    """A bot takes a person's seat during a game (they left, or timed out too often)."""
+    seat.replaced_user_id = seat.user_id
+    seat.user = None
+    seat.bot = REPLACEMENT_BOT
+    seat.timeouts = 0
+    seat.save(update_fields=["replaced_user", "user", "bot", "timeouts"])
+
+
+def _store_move(
+    game: Game,
+    engine: EngineGame,
+    action: Action,
+    events: list[Event],
+    source: str,
+    now: datetime,
+    *,
+    keep_deadline: bool = False,
+) -> None:
+    """Append the move to the log (chained to the one before) and save the new snapshot."""
+    previous = game.moves.order_by("-seq").values_list("digest", flat=True).first() or ""
+    stored = action.to_json()
+    Move.objects.create(
+        game=game,
+        seq=game.version,
+        seat=action.player,
+        action=stored,
+        events=[event.to_json() for event in events],
+        source=source,
+        digest=Move.chain(previous, stored),
+    )
+    game.state = engine.to_snapshot()
+    game.version += 1
+    fields = ["state", "version", "next_due", "turn_deadline"]
+    table = game.table
+    if engine.finished:
+        game.winner = engine.winner
+        game.finished_at = now
+        game.next_due = game.turn_deadline = None
+        fields += ["winner", "finished_at"]
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status"])
+        broadcast.lobby_changed()
+    else:
+        schedule(game, engine, now, keep_deadline=keep_deadline)
+    game.save(update_fields=fields)
+    broadcast.table_changed(table.pk, game.version)
+
+
+def schedule(
+    game: Game,
+    engine: EngineGame,
+    now: datetime,
+    *,
+    seats: list[Seat] | None = None,
+    keep_deadline: bool = False,
+) -> None:
+    """Set when the server next owes the game something: a bot's move ``BOT_DELAY`` from now, or
+    the R23 deadline of the people to act (during a +3 all waiting people share one deadline).
+
+    ``keep_deadline`` keeps a running deadline (an answer to a +3 does not restart the clock of
+    the others still to answer).
+    """
+    if engine.finished:
+        game.next_due = game.turn_deadline = None
+        return
+    if seats is None:
+        seats = list(game.table.seats.order_by("position"))
+    to_act = [seats[position] for position in engine.seats_to_act()]
+    bots_due = any(seat.bot for seat in to_act)
+    humans = any(seat.user_id is not None for seat in to_act)
+    turn_seconds = game.table.turn_seconds
+    if humans and turn_seconds:
+        if not (keep_deadline and game.turn_deadline is not None):
+            game.turn_deadline = now + timedelta(seconds=turn_seconds)
+    else:
+        game.turn_deadline = None
+    dues = [game.turn_deadline] if game.turn_deadline is not None else []
+    if bots_due:
+        dues.append(now + BOT_DELAY)
+    game.next_due = min(dues) if dues else None
+
+
+def _play_owed_move(game: Game, now: datetime) -> bool:
+    """Play one move the server owes (a bot's, or a timeout's); False if none is owed."""
+    engine = game.engine()
+    seats = list(game.table.seats.order_by("position"))
+    to_act = [seats[position] for position in engine.seats_to_act()]
+    pending_before = engine.plus3 is not None
+    bot_seat = next((seat for seat in to_act if seat.bot), None)
+    timed_out = game.turn_deadline is not None and game.turn_deadline <= now
+    late_seat = next((seat for seat in to_act if seat.user_id is not None), None)
+    if bot_seat is not None:
+        seat, source = bot_seat, Move.Source.BOT
+        action = make_bot(seat.bot, random.Random()).choose(engine, seat.position)
+    elif timed_out and late_seat is not None:
+        seat, source = late_seat, Move.Source.TIMEOUT
+        action = _default_action(engine, seat.position)
+        seat.timeouts += 1
+        if seat.timeouts >= MAX_TIMEOUTS:
+            replace_by_bot(seat)
+        else:
+            seat.save(update_fields=["timeouts"])
+    else:
+        return False
+    events = engine.apply(action)
+    keep = pending_before and engine.plus3 is not None
+    _store_move(game, engine, action, events, source, now, keep_deadline=keep)
+    return True
+
+
+def _default_action(engine: EngineGame, seat: int) -> Action:
+    """R23: accept a pending +3; in one's own TAKI run close it, or pass where R14 forbids
+    closing; otherwise draw (which also takes a +2 stack and ends a Plus or King follow-up)."""
+    kinds = {action.type for action in engine.legal_actions(seat)}
+    for kind in ("accept", "close_taki", "pass"):
+        if kind in kinds:
+            return Action(kind, seat)
+    return Action("draw", seat)

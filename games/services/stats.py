@@ -1,0 +1,47 @@
+"""Players' statistics: games played and won, and the recent ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F, Q
+
+from games.models import Seat
+
+RECENT_GAMES = 20  # games listed on a profile
+
+
+def player_stats(user: AbstractBaseUser) -> dict[str, Any]:
+    """Games played (finished, including those left early), won, win rate and the recent ones.
+
+    ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table_name``,
+    ``players``, ``won``, ``finished_at``.
+    """
+    seats = Seat.objects.filter(
+        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
+    )
+    played = seats.count()
+    # A seat a bot took over is the bot's win, not the player's.
+    won = seats.filter(user=user, table__game__winner=F("position")).count()
+    latest = (
+        seats.select_related("table__game")
+        .defer("table__game__state", "table__game__deck")  # large, and not needed here
+        .order_by("-table__game__finished_at")[:RECENT_GAMES]
+    )
+    recent = [
+        {
+            "game": seat.table.game,
+            "table_name": seat.table.name,
+            "players": list(seat.table.game.players),
+            "won": seat.user_id == user.pk and seat.table.game.winner == seat.position,
+            "finished_at": seat.table.game.finished_at,
+        }
+        for seat in latest
+    ]
+    return {
+        "played": played,
+        "won": won,
+        "win_rate": won / played if played else 0.0,
+        "recent": recent,
+    }

@@ -1,0 +1,328 @@
+"""Tables and seats: open, join, leave, start, seats and bots, and aborting a table."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.engine import Game as EngineGame
+from games.engine import shuffled_deck
+from games.engine.bots import BOTS
+from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
+from games.services import broadcast
+from games.services.access import invite_matches
+from games.services.errors import ServiceError
+from games.services.moves import replace_by_bot, schedule
+
+User = AbstractBaseUser
+
+
+def create_table(
+    host: User,
+    *,
+    name: str,
+    seat_count: int,
+    tournament: bool = False,
+    turn_seconds: int | None = 30,
+    public: bool = True,
+    bot_seats: int = 0,
+    bot_kind: str = "greedy",
+) -> Table:
+    """Open a table. The host takes seat 0; the last ``bot_seats`` seats go to bots.
+
+    :raises ServiceError: ``bad_request`` for a blank name, a seat count outside 2–10 (R3), more
+        bots than free seats, an unknown bot or a turn time that is not positive.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("bad_request", _("Give the table a name."))
+    if not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise ServiceError("bad_request", _("A table has 2 to 10 seats."))
+    if not 0 <= bot_seats < seat_count:
+        raise ServiceError("bad_request", _("Leave at least one seat for the host."))
+    if bot_kind not in BOTS:
+        raise ServiceError("bad_request", _("There is no such bot."))
+    if turn_seconds is not None and turn_seconds <= 0:
+        raise ServiceError("bad_request", _("The turn time must be positive, or none."))
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name[:60],
+            host=host,
+            seat_count=seat_count,
+            tournament=tournament,
+            turn_seconds=turn_seconds,
+            public=public,
+        )
+        first_bot = seat_count - bot_seats
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                position=position,
+                user=host if position == 0 else None,
+                bot=bot_kind if position >= first_bot else "",
+            )
+            for position in range(seat_count)
+        )
+        broadcast.lobby_changed()
+    return table
+
+
+def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
+    """Sit ``user`` on the first empty seat of an open table.
+
+    A private table is joined by its link only: ``invite`` must be its token.
+
+    :raises ServiceError: ``not_found``; ``forbidden`` (the game has started, the user already
+        sits here, a private table without its token); ``table_full``.
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("forbidden", _("This table is no longer taking players."))
+        if table.seats.filter(user=user).exists():
+            raise ServiceError("forbidden", _("You already sit at this table."))
+        if not table.public and not invite_matches(table, invite):
+            raise ServiceError("forbidden", _("This table is private: join it by its link."))
+        seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
+        if seat is None:
+            raise ServiceError("table_full", _("This table is full."))
+        seat.user = user
+        seat.save(update_fields=["user"])
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+    return seat
+
+
+def leave_table(table_id: int, user: User) -> None:
+    """``user`` leaves the table.
+
+    Before the game the seat is freed; if the host leaves, the next seated person becomes host,
+    and with nobody left the table is closed (aborted). During a game a bot takes the seat at
+    once (as Board Game Arena does) and the game goes on; if no person is left at all, the game
+    is aborted. After the game, leaving changes nothing.
+
+    :raises ServiceError: ``not_found``, ``not_seated``.
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise ServiceError("not_seated", _("You do not sit at this table."))
+        if table.status == Table.Status.OPEN:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            if table.host_id == user.pk:
+                _pass_host_on(table)
+        elif table.status == Table.Status.PLAYING:
+            game = Game.objects.select_for_update().get(table=table)
+            replace_by_bot(seat)
+            if not table.seats.filter(user__isnull=False).exists():
+                _abort(table)
+            else:
+                schedule(game, game.engine(), timezone.now(), keep_deadline=True)
+                game.save(update_fields=["next_due", "turn_deadline"])
+        else:
+            return
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+
+
+def remove_seat(table_id: int, host: User, position: int) -> None:
+    """The host empties a seat (a person or a bot) before the game starts.
+
+    :raises ServiceError: ``not_found``; ``forbidden`` (not the host, the game has started, the
+        host's own seat).
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_host_before_start(table, host)
+        seat = _seat_at(table, position)
+        if seat.user_id == host.pk:
+            raise ServiceError("forbidden", _("Leave the table instead of removing yourself."))
+        seat.user = None
+        seat.bot = ""
+        seat.save(update_fields=["user", "bot"])
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+
+
+def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> Seat:
+    """The host puts a bot on an empty seat before the game starts.
+
+    :raises ServiceError: ``not_found``; ``forbidden`` (not the host, started); ``table_full``
+        (the seat is taken); ``bad_request`` (no such bot).
+    """
+    if kind not in BOTS:
+        raise ServiceError("bad_request", _("There is no such bot."))
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_host_before_start(table, host)
+        seat = _seat_at(table, position)
+        if not seat.is_empty:
+            raise ServiceError("table_full", _("This seat is taken."))
+        seat.bot = kind
+        seat.save(update_fields=["bot"])
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+    return seat
+
+
+def abort_table(table_id: int) -> bool:
+    """Stop a table for good (moderation): status aborted, nothing more due. False if it was
+    already finished or aborted.
+
+    :raises ServiceError: ``not_found``.
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            return False
+        Game.objects.select_for_update().filter(table=table).first()  # wait for a move in flight
+        _abort(table)
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+    return True
+
+
+def start_game(table_id: int, user: User) -> Game:
+    """The host starts the game: a fresh shuffled deck, a random seed and first player (R4, R5).
+
+    Empty seats are dropped and the others renumbered in order, so the game has as many players
+    as filled seats (bots count) and the table's seat count becomes that number.
+
+    :raises ServiceError: ``not_found``; ``forbidden`` (not the host, already started, fewer
+        than two filled seats).
+    """
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_host_before_start(table, user)
+        game = _start(table, timezone.now())
+    return game
+
+
+def play_against_bots(
+    user: User, opponents: int = 3, *, tournament: bool = False, bot_kind: str = "greedy"
+) -> Table:
+    """One click: a private table "<username> vs bots" with ``user`` and ``opponents`` bots, no
+    turn time, started at once.
+
+    :raises ServiceError: ``bad_request`` for 0 or more than 9 opponents or an unknown bot.
+    """
+    if not 1 <= opponents <= MAX_SEATS - 1:
+        raise ServiceError("bad_request", _("Play against 1 to 9 bots."))
+    with transaction.atomic():
+        table = create_table(
+            user,
+            name=_("%(username)s vs bots") % {"username": user.get_username()},
+            seat_count=opponents + 1,
+            tournament=tournament,
+            turn_seconds=None,
+            public=False,
+            bot_seats=opponents,
+            bot_kind=bot_kind,
+        )
+        table = _lock_table(table.pk)
+        _start(table, timezone.now())
+    return table
+
+
+def lobby_tables() -> list[Table]:
+    """The open public tables, newest first, each with ``seats_taken`` (people and bots)."""
+    return list(_open_public_tables())
+
+
+def _lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("not_found", _("There is no such table.")) from None
+
+
+def _seat_at(table: Table, position: int) -> Seat:
+    seat = table.seats.filter(position=position).first()
+    if seat is None:
+        raise ServiceError("not_found", _("There is no such seat."))
+    return seat
+
+
+def _check_host_before_start(table: Table, user: User) -> None:
+    if table.host_id != user.pk:
+        raise ServiceError("forbidden", _("Only the host can do that."))
+    if table.status != Table.Status.OPEN:
+        raise ServiceError("forbidden", _("The game has already started."))
+
+
+def _pass_host_on(table: Table) -> None:
+    """The host left an open table: the next seated person hosts it, or it closes."""
+    heir = table.seats.filter(user__isnull=False).order_by("position").first()
+    if heir is None:
+        table.status = Table.Status.ABORTED
+        table.save(update_fields=["status"])
+    else:
+        table.host_id = heir.user_id
+        table.save(update_fields=["host"])
+
+
+def _abort(table: Table) -> None:
+    table.status = Table.Status.ABORTED
+    table.save(update_fields=["status"])
+    Game.objects.filter(table=table).update(next_due=None, turn_deadline=None)
+
+
+def _start(table: Table, now: datetime) -> Game:
+    seats = list(table.seats.select_related("user").order_by("position"))
+    filled = [seat for seat in seats if not seat.is_empty]
+    if len(filled) < MIN_SEATS:
+        raise ServiceError("forbidden", _("At least two seats must be filled to start."))
+    # Drop the empty seats and renumber the rest in order; two passes because positions are
+    # unique per table.
+    Seat.objects.filter(pk__in=[s.pk for s in seats if s.is_empty]).delete()
+    for index, seat in enumerate(filled):
+        seat.position = MAX_SEATS + 100 + index
+        seat.save(update_fields=["position"])
+    for index, seat in enumerate(filled):
+        seat.position = index
+        seat.save(update_fields=["position"])
+    rng = random.Random(random.SystemRandom().getrandbits(128))
+    deck = shuffled_deck(rng)
+    seed = secrets.token_hex(8)
+    first = secrets.randbelow(len(filled))  # R5
+    with translation.override("en"):  # the record's names do not depend on a visitor's language
+        players = [seat.display_name for seat in filled]
+    engine = EngineGame(deck, len(filled), first, seed, table.tournament)
+    game = Game.objects.create(
+        table=table,
+        seed=seed,
+        players=players,
+        deck=deck,
+        first_player=first,
+        tournament=table.tournament,
+        state=engine.to_snapshot(),
+        version=0,
+    )
+    table.status = Table.Status.PLAYING
+    table.seat_count = len(filled)
+    table.save(update_fields=["status", "seat_count"])
+    schedule(game, engine, now, seats=filled)
+    game.save(update_fields=["next_due", "turn_deadline"])
+    broadcast.table_changed(table.pk)
+    broadcast.lobby_changed()
+    return game
+
+
+def _open_public_tables() -> QuerySet[Table]:
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, public=True)
+        .select_related("host")
+        .annotate(
+            seats_taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__bot=""))
+        )
+        .order_by("-created_at")
+    )
