@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -199,7 +199,7 @@ def finished_games(request: HttpRequest) -> HttpResponse:
 
 
 def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
-    """A finished game this visitor may see: public ones to all, private ones to their players.
+    """A finished game this visitor may see (``access.may_watch``, the table's own rule).
 
     :raises Http404: no such game, or it is still being played (its record holds the deck).
     :raises PermissionDenied: a private game of other people.
@@ -207,15 +207,10 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game.objects.select_related("table", "table__host"), pk=game_id)
     if not game.finished:
         raise Http404(_("This game is still being played."))
-    user = request.user
-    if game.table.public or _invite_ok(request, game.table):
-        return game
-    if (
-        user.is_authenticated
-        and game.table.seats.filter(Q(user=user) | Q(replaced_user=user)).exists()
-    ):
-        return game
-    raise PermissionDenied
+    invite = request.GET.get("invite") or request.POST.get("invite")
+    if not access.may_watch(game.table, request.user, invite):
+        raise PermissionDenied
+    return game
 
 
 @require_GET

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 
 from games.models import Table
 
@@ -16,12 +17,13 @@ def invite_matches(table: Table, token: str | None) -> bool:
 
 
 def may_watch(table: Table, user: AbstractBaseUser | None, invite: str | None = None) -> bool:
-    """Who may see a table (the page and its socket alike): everyone a public one; a private
-    one its host, the people seated at it, and whoever holds its invite link."""
+    """Who may see a table, while it is played and after (its page, its socket, the finished
+    game and its record alike): everyone a public one; a private one its host, whoever holds its
+    invite link, and the people who sit or sat at it (a bot may have taken their seat)."""
     if table.public or invite_matches(table, invite):
         return True
-    return bool(
-        user is not None
-        and user.is_authenticated
-        and (table.host_id == user.pk or table.seats.filter(user=user).exists())
-    )
+    if user is None or not user.is_authenticated:
+        return False
+    if table.host_id == user.pk:
+        return True
+    return table.seats.filter(Q(user=user) | Q(replaced_user=user)).exists()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
+
+from django.utils import timezone
 
 from games.engine import make_bot
 from games.models import Game, Table
@@ -11,7 +14,8 @@ from games.services import moves
 
 def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
     """Play every seat of a started table with a greedy bot's choices, through
-    ``moves.submit_action`` as its seated user, until someone wins."""
+    ``moves.submit_action`` as its seated user, until someone wins. A seat a bot holds is
+    played by the server (``moves.advance``), as the clock would."""
     seats = {seat.position: seat.user for seat in table.seats.select_related("user")}
     bot = make_bot("greedy", random.Random(7))
     for _ in range(max_moves):
@@ -20,6 +24,9 @@ def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
             return game
         engine = game.engine()
         seat = engine.seats_to_act()[0]
+        if seats[seat] is None:
+            moves.advance(game.pk, timezone.now() + timedelta(hours=1))
+            continue
         action = bot.choose(engine, seat).to_json()
         moves.submit_action(table.pk, seats[seat], {**action, "version": game.version})
     raise AssertionError("the game did not finish")

@@ -2,6 +2,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.services import tables
 from tests.games.play import play_to_the_end
 
 
@@ -45,3 +46,30 @@ def test_it_answers_404_while_the_game_runs(client: Client, make_table, bob) -> 
     response = client.get(reverse("games:finished_game", args=[table.game.pk]))
 
     assert response.status_code == 404
+
+
+def test_a_player_whose_seat_a_bot_took_still_sees_the_private_table_and_its_game(
+    client: Client, make_table, bob, carol
+) -> None:
+    table = make_table(
+        seat_count=3, players=[bob, carol], public=False, start=True, turn_seconds=None
+    )
+    tables.leave_table(table.pk, bob)
+    client.force_login(bob)
+
+    assert client.get(reverse("games:table", args=[table.pk])).status_code == 200
+    game = play_to_the_end(table)
+    assert client.get(reverse("games:finished_game", args=[game.pk])).status_code == 200
+    assert client.get(reverse("games:record_json", args=[game.pk])).status_code == 200
+
+
+def test_a_stranger_sees_neither_the_private_table_nor_its_game(
+    client: Client, make_table, bob, carol
+) -> None:
+    table = make_table(players=[bob], public=False, start=True, turn_seconds=None)
+    client.force_login(carol)
+
+    assert client.get(reverse("games:table", args=[table.pk])).status_code == 403
+    game = play_to_the_end(table)
+    assert client.get(reverse("games:finished_game", args=[game.pk])).status_code == 403
+    assert client.get(reverse("games:record_json", args=[game.pk])).status_code == 403
