@@ -222,6 +222,16 @@ class Game:
             actions.append(_LAST_CARDS[seat])
         return actions
 
+    def default_action(self, seat: int) -> Action:
+        """What the server plays for ``seat`` when its time runs out (R23): accept a pending +3;
+        in its own TAKI run close it, or ``pass`` where R14 forbids closing; otherwise draw
+        (which also takes a +2 stack and ends a Plus or King follow-up)."""
+        kinds = {action.type for action in self.legal_actions(seat)}
+        for kind in ("accept", "close_taki", "pass"):
+            if kind in kinds:
+                return Action(kind, seat)
+        return Action("draw", seat)
+
     def is_legal(self, action: Action) -> bool:
         try:
             self.check(action)

@@ -255,7 +255,7 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
         action = make_bot(seat.bot, random.Random()).choose(engine, seat.position)
     elif timed_out and late_seat is not None:
         seat, source = late_seat, Move.Source.TIMEOUT
-        action = _default_action(engine, seat.position)
+        action = engine.default_action(seat.position)
         seat.timeouts += 1
         if seat.timeouts >= MAX_TIMEOUTS:
             replace_by_bot(seat)
@@ -267,13 +267,3 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
     keep = pending_before and engine.plus3 is not None
     _store_move(game, engine, action, events, source, now, keep_deadline=keep)
     return True
-
-
-def _default_action(engine: EngineGame, seat: int) -> Action:
-    """R23: accept a pending +3; in one's own TAKI run close it, or pass where R14 forbids
-    closing; otherwise draw (which also takes a +2 stack and ends a Plus or King follow-up)."""
-    kinds = {action.type for action in engine.legal_actions(seat)}
-    for kind in ("accept", "close_taki", "pass"):
-        if kind in kinds:
-            return Action(kind, seat)
-    return Action("draw", seat)
