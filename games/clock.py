@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import weakref
 from datetime import datetime
 
@@ -28,10 +29,24 @@ _clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]
 )
 
 
+def start_with_server() -> None:
+    """Start the clock when Daphne's event loop starts (called from ``asgi.py``).
+
+    Daphne runs Twisted's asyncio reactor and knows no ASGI lifespan events: the clock is
+    started from the reactor's start-up instead. Outside Daphne (tests, management commands)
+    this does nothing.
+    """
+    if "daphne.server" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    reactor.callWhenRunning(ensure_clock)
+
+
 def ensure_clock() -> asyncio.Task[None]:
     """Start the clock on the running event loop unless it already runs there; return its task.
 
-    Must be called from async code (a consumer's ``connect``).
+    Must be called on a running event loop.
     """
     loop = asyncio.get_running_loop()
     task = _clocks.get(loop)
@@ -58,10 +73,20 @@ async def tick(now: datetime | None = None) -> int:
 
     One game's failure is logged and does not hold up the others.
     """
-    due = await database_sync_to_async(due_game_ids)(now)
+    return await database_sync_to_async(play_due)(now)
+
+
+def play_due(now: datetime | None = None, should_stop=lambda: False) -> int:
+    """Advance every game that is due by ``now`` (the most overdue first); return how many.
+
+    One game's failure is logged and does not hold up the others.
+    """
+    due = due_game_ids(now)
     for game_id in due:
+        if should_stop():
+            break
         try:
-            await database_sync_to_async(moves.advance)(game_id, now)
+            moves.advance(game_id, now)
         except Exception:
             logger.exception("the game clock could not advance game %s", game_id)
     return len(due)

@@ -77,6 +77,9 @@ ASGI_APPLICATION = "taki_site.asgi.application"
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), BASE_DIR / "db.sqlite3")}
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
 CACHES = cache_config(os.environ.get("REDIS_URL"))
+# Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
+# Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
+CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from games import clock
 from games.models import Game
-from games.services import moves, tables
+from games.services import history, moves, tables
 
 HANDS = [
     ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
@@ -120,3 +129,76 @@ async def test_the_clock_survives_an_error_and_ticks_again(monkeypatch, caplog) 
 
     assert len(ticks) >= 2
     assert "the game clock failed to tick" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_clock_once_plays_what_is_due(alice) -> None:
+    game = make_bot_game(alice)
+    past = timezone.now() - timedelta(seconds=1)  # a bot's move, or alice's R23 timeout
+    Game.objects.filter(pk=game.pk).update(next_due=past, turn_deadline=past)
+    out = io.StringIO()
+
+    call_command("run_clock", "--once", stdout=out)
+
+    assert Game.objects.get(pk=game.pk).version >= 1
+    assert "advanced 1 due games" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_clocks_running_side_by_side_play_each_due_move_once(alice) -> None:
+    """Two clocks (say two web processes, or two run_clock) see the same due game at once:
+    the game row's lock and the re-check of next_due under it let only one play."""
+    game = make_bot_game(alice)
+    now = timezone.now() + timedelta(seconds=40)
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def one_clock() -> None:
+        barrier.wait()
+        try:
+            moves.advance(game.pk, now)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    clocks = [threading.Thread(target=one_clock) for _ in range(2)]
+    for thread in clocks:
+        thread.start()
+    for thread in clocks:
+        thread.join(timeout=30)
+
+    assert errors == []
+    game = Game.objects.get(pk=game.pk)
+    assert game.version >= 1
+    logged = list(game.moves.order_by("seq").values_list("seq", flat=True))
+    assert logged == list(range(game.version))
+    # One clock alone plays the same moves by `now`: nothing was played twice.
+    assert history.verify_game(game)
+    assert game.next_due is None or game.next_due > now
+
+
+def test_run_clock_stops_cleanly_on_sigterm(tmp_path) -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'clock.sqlite3'}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    manage = [sys.executable, "manage.py"]
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([*manage, "migrate", "-v", "0"], cwd=root, env=env, check=True)
+    process = subprocess.Popen(
+        [*manage, "run_clock", "--interval", "0.05"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline().startswith("clock running")
+
+    process.send_signal(signal.SIGTERM)
+    out, _ = process.communicate(timeout=10)
+
+    assert process.returncode == 0
+    assert "clock stopped" in out
