@@ -1,38 +1,38 @@
-"""Websocket transport for the lobby and the tables (issue 3).
+"""Websocket transport for the lobby and the tables.
 
-Consumers only move data: who is this, which table, call ``games.services``, push fragments.
-Every push is the same partial template the page was first drawn with; htmx's ws extension
-swaps its top-level elements into the page by id. A table's group message carries no cards:
-each socket re-renders its own user's view from the database.
+Consumers only move data: who is this, which table, call the services, push fragments. Every
+push is drawn from the same partial templates as the page; htmx's ws extension swaps its
+top-level elements into the page by id. A table's group message carries no cards: each process
+reads the table once per message (:class:`TableViews`) and each socket draws its own user's view
+from it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import clock
+from games import presenters
 from games.models import Table
-from games.presenters import lobby_context, table_page_context
+from games.presenters import LobbyView, TableView
 from games.services import access, broadcast, moves
 from games.services.errors import ServiceError
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
-
-
-def ensure_clock() -> None:
-    """Start the server clock that plays bots and timeouts (kept a name so tests can stub it)."""
-    clock.ensure_clock()
+# Tables whose latest view a process keeps (one entry per table with a socket here).
+VIEWS_KEPT = 4096
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -73,6 +73,36 @@ def action_payload(message: Any) -> dict[str, Any]:
     return payload
 
 
+class SharedReads[T]:
+    """The latest read of each thing this process pushes, keyed by the broadcast's ``key``.
+
+    Every socket of a table receives the same group message; the first to handle it starts the
+    read and the others await the same task, so a change costs one read per process, not one
+    per socket.
+    """
+
+    def __init__(self, size: int = VIEWS_KEPT) -> None:
+        self._size = size
+        self._entries: OrderedDict[Any, tuple[str, asyncio.Future[T]]] = OrderedDict()
+
+    async def get(self, name: Any, key: str, read: Callable[[], Awaitable[T]]) -> T:
+        entry = self._entries.get(name)
+        if entry is None or entry[0] != key:
+            entry = (key, asyncio.ensure_future(read()))
+            self._entries[name] = entry
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+        self._entries.move_to_end(name)
+        return await asyncio.shield(entry[1])
+
+
+table_views: SharedReads[TableView] = SharedReads()
+lobby_views: SharedReads[LobbyView] = SharedReads(size=1)
+# The newest game version each table's sockets in this process have been told of: a move made
+# against an older one is refused here, before the database is asked (versions only grow).
+known_versions: dict[int, int] = {}
+
+
 class LobbyConsumer(AsyncWebsocketConsumer):
     """``ws/lobby/``: pushes the list of open tables whenever it changes."""
 
@@ -89,14 +119,10 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return  # the lobby socket only listens
 
     async def lobby_update(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=await self._render())
-
-    @database_sync_to_async
-    def _render(self) -> str:
+        read = database_sync_to_async(presenters.read_lobby)
+        view = await lobby_views.get("lobby", message.get("key", ""), read)
         with translation.override(_language(self.scope)):
-            # The user decides the Join column: a button, or a link to log in first.
-            context = {**lobby_context(), "user": self.scope.get("user")}
-            return render_to_string("games/partials/lobby_tables.html", context)
+            await self.send(text_data=presenters.lobby_fragment(view, self.scope.get("user")))
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -109,72 +135,99 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        self.language = _language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
-        if not await self._may_watch():
+        view = await self._open()
+        if view is None:
             await self.close(code=4403)
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._set_connected(True)
-        ensure_clock()
-        await self._push()
+        await self._push(view)
+        if self._signed_in:
+            await database_sync_to_async(broadcast.socket_opened)(self.table_id, self.user)
+            self._heartbeat = asyncio.ensure_future(self._keep_presence())
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self._set_connected(False)
+        if self._signed_in:
+            self._heartbeat.cancel()
+            await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        refusal = await self._submit(text_data or "")
-        if refusal:
+        try:
+            await self._submit(text_data or "")
+        except ServiceError as error:
+            with translation.override(self.language):
+                words = error.message
+                if error.code == "stale":
+                    words = _(
+                        "That move was made against an old position — the table has been refreshed."
+                    )
             # To this socket only, with the table as it stands now.
-            await self._push(flash=refusal)
+            view = await database_sync_to_async(presenters.read_table)(self.table_id)
+            await self._push(view, words)
         # On success the broadcast after commit (table.update) brings the new table here too.
 
     async def table_update(self, message: dict[str, Any]) -> None:
-        await self._push()
+        version = message.get("version")
+        if version is not None and version > known_versions.get(self.table_id, -1):
+            known_versions[self.table_id] = version
+        await self._push(await self._shared_view(message))
+
+    async def table_presence(self, message: dict[str, Any]) -> None:
+        """Someone's first socket opened or last one closed: only the seats change."""
+        view = await self._shared_view(message)
+        with translation.override(self.language):
+            await self.send(text_data=presenters.seats_fragment(view))
 
     # ------------------------------------------------------------------ helpers
 
+    @property
+    def _signed_in(self) -> bool:
+        return bool(getattr(self.user, "is_authenticated", False))
+
     @database_sync_to_async
-    def _submit(self, text: str) -> str:
-        """Pass one action on to the services; return the refusal's words, or "" if applied."""
-        with translation.override(_language(self.scope)):
+    def _open(self) -> TableView | None:
+        """The table as it stands, if this visitor may watch it (``access.may_watch``, the
+        table page's own rule); else None."""
+        table = Table.objects.select_related("host").filter(pk=self.table_id).first()
+        if table is None or not access.may_watch(table, self.user, self.invite):
+            return None
+        return presenters.table_view(table)
+
+    async def _shared_view(self, message: dict[str, Any]) -> TableView:
+        read = database_sync_to_async(presenters.read_table)
+        return await table_views.get(
+            self.table_id, message.get("key", ""), lambda: read(self.table_id)
+        )
+
+    async def _submit(self, text: str) -> None:
+        """Pass one action on to the services.
+
+        :raises ServiceError: the refusal, its message in the visitor's language.
+        """
+        with translation.override(self.language):
             try:
                 payload = action_payload(json.loads(text))
-                if not getattr(self.user, "is_authenticated", False):
-                    raise ServiceError("not_seated", _("Log in and take a seat to play."))
-                moves.submit_action(self.table_id, self.user, payload)
-            except ServiceError as error:
-                if error.code == "stale":
-                    return _(
-                        "That move was made against an old position — the table has been refreshed."
-                    )
-                return error.message
-            except ValueError:  # the text is not JSON
-                return _("That request is not understood.")
-        return ""
+            except ValueError:  # not JSON
+                raise ServiceError("bad_request", _("That request is not understood.")) from None
+            if not self._signed_in:
+                raise ServiceError("not_seated", _("Log in and take a seat to play."))
+            if payload["version"] < known_versions.get(self.table_id, -1):
+                raise ServiceError("stale", "")
+            await database_sync_to_async(moves.submit_action)(self.table_id, self.user, payload)
 
-    async def _push(self, flash: str = "") -> None:
-        await self.send(text_data=await self._render(flash))
+    async def _push(self, view: TableView, flash: str = "") -> None:
+        with translation.override(self.language):
+            html = presenters.table_fragments(view, self.user, flash=flash, invite=self.invite)
+        await self.send(text_data=html)
 
-    @database_sync_to_async
-    def _render(self, flash: str) -> str:
-        table = Table.objects.select_related("host").get(pk=self.table_id)
-        with translation.override(_language(self.scope)):
-            context = table_page_context(table, self.user, flash=flash, invite=self.invite)
-            return render_to_string("games/partials/table_state.html", context)
-
-    @database_sync_to_async
-    def _may_watch(self) -> bool:
-        """The same rule as the table page (``access.may_watch``)."""
-        table = Table.objects.filter(pk=self.table_id).first()
-        return table is not None and access.may_watch(table, self.user, self.invite)
-
-    @database_sync_to_async
-    def _set_connected(self, connected: bool) -> None:
-        if getattr(self.user, "is_authenticated", False):
-            broadcast.set_connected(self.table_id, self.user, connected)
+    async def _keep_presence(self) -> None:
+        while True:
+            await asyncio.sleep(broadcast.PRESENCE_REFRESH)
+            await database_sync_to_async(broadcast.socket_alive)(self.table_id, self.user)

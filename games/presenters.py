@@ -1,18 +1,24 @@
-"""Template contexts for the games pages and fragments, built from ``games.services`` data.
+"""The read side: what a table, the lobby and a finished game look like, as typed views.
 
-Both the views (first page load) and the consumers (every push) call these, so a page and its
-pushed fragments are drawn from the same context by the same partial templates. Nothing here
-decides a rule: which cards are legal comes from the engine, through :func:`table_context`.
+A table is read from the database once per change into a :class:`TableView`, what everyone at
+it sees, and the sockets of that table share it; a seated player's :class:`HandView` (their
+cards and the controls) is the only part built per viewer. The views (first page load) and the
+consumers (every push) draw both with the same partial templates, so a page and its pushed
+fragments can never drift apart. Nothing here decides a rule: which cards are legal comes from
+the engine.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.engine import Game as EngineGame
 from games.engine import Record, replay, seat_view, spectator_view
 from games.models import MIN_SEATS, Game, Table
 from games.services import broadcast, tables
@@ -27,110 +33,313 @@ def lobby_context() -> dict[str, Any]:
     return {"lobby_tables": tables.lobby_tables()}
 
 
+@dataclass(frozen=True)
+class LobbyView:
+    """The open public tables, read once per change for every lobby socket of a process."""
+
+    lobby_tables: list[Table]
+    rendered: dict[tuple[str, bool], str] = field(default_factory=dict, repr=False)
+
+
+def read_lobby() -> LobbyView:
+    return LobbyView(lobby_tables=tables.lobby_tables())
+
+
+def lobby_fragment(view: LobbyView, user: Any) -> str:
+    """The lobby's table list for ``user``, drawn once per language for visitors and once for
+    the logged-in (the Join column is all that differs)."""
+    key = (translation.get_language() or "", bool(user is not None and user.is_authenticated))
+    html = view.rendered.get(key)
+    if html is None:
+        context = {"lobby_tables": view.lobby_tables, "user": user}
+        html = render_to_string("games/partials/lobby_tables.html", context)
+        view.rendered[key] = html
+    return html
+
+
+# ------------------------------------------------------------------ one table, for everyone
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as everyone sees it: never its cards, only how many."""
+
+    position: int
+    name: str
+    is_bot: bool
+    is_empty: bool
+    user_id: int | None
+    hand_size: int | None
+    stage: int | None
+    announced: bool
+    connected: bool
+    is_turn: bool
+    to_act: bool
+    timeouts: int
+    # R23: the deadline of a person who must act now, and the whole seconds left to it.
+    deadline: datetime | None
+    seconds_left: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """The public table of a game: piles, colour, direction, stacks, run and follow-up."""
+
+    leading: str
+    discard_top: str
+    active_color: str
+    clockwise: bool
+    draw_pile: int
+    plus2_stack: int
+    plus3_by: str
+    plus3_waiting: list[str]
+    taki_run: dict[str, Any] | None
+    follow_up: str | None
+    current: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table at one moment as everyone sees it, read once and shared by all its sockets.
+
+    ``engine`` holds every hand: it is kept only to build a seated player's own
+    :class:`HandView` and is never rendered. ``rendered`` memoises the public fragments, which
+    are the same for every viewer who speaks the same language.
+    """
+
+    table: Table
+    status: str
+    game_id: int | None
+    version: int | None
+    seats: tuple[SeatView, ...]
+    board: BoardView | None
+    recent_moves: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None
+    deadline: datetime | None
+    seconds_left: int | None
+    can_start: bool
+    engine: EngineGame | None = field(default=None, repr=False, compare=False)
+    rendered: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def running(self) -> bool:
+        return self.status == Table.Status.PLAYING and self.engine is not None
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def seat_of(self, user: Any) -> SeatView | None:
+        """The seat ``user`` sits on, or None (a spectator, or not logged in)."""
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        if user_id is None:
+            return None
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+def read_table(table_id: int) -> TableView:
+    """Read a table, its seats and its game in three queries, for everyone at once.
+
+    :raises Table.DoesNotExist: no such table.
+    """
+    table = Table.objects.select_related("host").get(pk=table_id)
+    return table_view(table)
+
+
+def table_view(table: Table) -> TableView:
+    """The :class:`TableView` of ``table`` as it stands in the database now."""
+    seats = list(table.seats.select_related("user").order_by("position"))
+    game = Game.objects.filter(table=table).first()
+    running = game is not None and table.status == Table.Status.PLAYING and not game.finished
+    engine = game.engine() if game is not None else None
+    to_act = set(engine.seats_to_act()) if engine is not None and running else set()
+    deadline = game.turn_deadline if running else None
+    seconds_left = None
+    if deadline is not None:
+        seconds_left = max(0, int((deadline - timezone.now()).total_seconds()))
+    online = broadcast.connected_users(table.pk, [s.user_id for s in seats if s.user_id])
+    seat_views = []
+    for seat in seats:
+        position = seat.position
+        in_game = engine is not None and position < engine.players
+        acts = position in to_act
+        person_to_act = acts and seat.user_id is not None
+        seat_views.append(
+            SeatView(
+                position=position,
+                name=seat.display_name,
+                is_bot=bool(seat.bot),
+                is_empty=seat.is_empty,
+                user_id=seat.user_id,
+                hand_size=len(engine.hands[position]) if in_game else None,
+                stage=engine.stages[position] if in_game and engine.stages else None,
+                announced=bool(engine.announced[position]) if in_game else False,
+                connected=bool(seat.bot) or seat.user_id in online,
+                is_turn=running and engine.current == position,
+                to_act=acts,
+                timeouts=seat.timeouts,
+                deadline=deadline if person_to_act else None,
+                seconds_left=seconds_left if person_to_act else None,
+            )
+        )
+    names = [seat.name for seat in seat_views]
+    recent: list[dict[str, Any]] = []
+    result = None
+    if game is not None:
+        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events")
+        recent = list(reversed(latest[:RECENT_MOVES]))
+        if game.winner is not None:
+            result = {"winner": game.winner, "winner_name": game.players[game.winner]}
+    filled = sum(1 for seat in seats if not seat.is_empty)
+    return TableView(
+        table=table,
+        status=table.status,
+        game_id=game.pk if game is not None else None,
+        version=game.version if game is not None else None,
+        seats=tuple(seat_views),
+        board=_board(spectator_view(engine), names) if engine is not None else None,
+        recent_moves=tuple(recent),
+        result=result,
+        deadline=deadline,
+        seconds_left=seconds_left,
+        can_start=table.status == Table.Status.OPEN and filled >= MIN_SEATS,
+        engine=engine if running else None,
+    )
+
+
+# ------------------------------------------------------------------ one seat, for its player
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """What a seated player of a running game alone sees: their cards and their controls."""
+
+    my_seat: int
+    hand: list[str]
+    # The legal actions grouped for the controls: ``play`` (card and the colours a Change Color
+    # may name) and a flag for each other action.
+    legal: dict[str, Any]
+    playable: list[str]
+    hand_cards: list[dict[str, Any]]
+    controls: dict[str, Any]
+
+
+def hand_view(view: TableView, seat: SeatView | None) -> HandView | None:
+    """The hand and controls of ``seat`` (the engine's seat view: own cards only), or None for a
+    spectator or a game that is not running."""
+    if seat is None or not view.running or seat.position >= view.engine.players:
+        return None
+    engine_view = seat_view(view.engine, seat.position)
+    hand = engine_view["hand"]
+    legal = _group_legal(engine_view["legal_actions"])
+    return HandView(
+        my_seat=seat.position,
+        hand=hand,
+        legal=legal,
+        playable=sorted({play["card"] for play in legal["play"]}),
+        hand_cards=_hand_cards(hand, legal),
+        controls=_controls(hand, legal, engine_view, seat.position),
+    )
+
+
+# ------------------------------------------------------------------ drawing it
+
+
 def table_page_context(
-    table: Table, user: Any, *, flash: str = "", invite: str = ""
+    view: TableView, user: Any, *, flash: str = "", invite: str = ""
 ) -> dict[str, Any]:
     """What ``games/partials/table_state.html`` draws for ``user`` (a spectator if not seated).
 
     ``invite`` is the private table's token the visitor came with, carried by the join form.
     """
-    if user is None:
-        user = AnonymousUser()
-    ctx = table_context(table, user)
-    ctx["signed_in"] = user.is_authenticated
-    ctx["invite"] = invite
-    names = [seat["name"] for seat in ctx["seats"]]
-    view = ctx["view"]
-    legal = ctx["legal"]
-    ctx["flash"] = flash
-    ctx["names"] = names
-    ctx["board"] = _board(view, names) if view is not None else None
-    ctx["hand_cards"] = _hand_cards(ctx["hand"], legal) if ctx["hand"] is not None else []
-    ctx["controls"] = _controls(ctx, legal)
-    ctx["recent"] = [
-        {"seq": move["seq"] + 1, "text": describe_move(move["events"], names)}
-        for move in reversed(ctx["events"])
-    ]
-    ctx["empty_seats"] = any(seat["is_empty"] for seat in ctx["seats"])
-    return ctx
-
-
-def table_context(table: Table, user: Any) -> dict[str, Any]:
-    """Everything a template needs to draw ``table`` for ``user``, as plain data.
-
-    A seated player of a running game gets the engine's seat view (their own hand and legal
-    actions); anyone else the spectator view. Never another seat's cards while the game runs.
-
-    Keys: ``table``, ``status``, ``game_id``, ``version``, ``my_seat`` (position or None),
-    ``is_host``, ``seats`` (list of dicts: position, name, is_bot, is_empty, is_you, user_id,
-    hand_size, stage, announced, connected, is_turn, to_act, timeouts, deadline, seconds_left),
-    ``view`` (engine view or None), ``hand`` (own card codes or None), ``legal`` (grouped legal
-    actions or None), ``playable`` (codes of own cards that may be played), ``deadline``
-    (ISO time or None), ``seconds_left``, ``events`` (recent moves: seq, seat, source, events),
-    ``result`` (winner seat and name, or None), ``can_start``.
-    """
-    seats = list(table.seats.select_related("user").order_by("position"))
-    game = Game.objects.filter(table=table).first()
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    mine = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
-    running = game is not None and table.status == Table.Status.PLAYING and not game.finished
-    engine = game.engine() if game is not None else None
-    view = None
-    if engine is not None:
-        if mine is not None and running:
-            view = seat_view(engine, mine.position)
-        else:
-            view = spectator_view(engine)
-    to_act = set(engine.seats_to_act()) if engine is not None and running else set()
-    deadline = game.turn_deadline if running else None
-    now = timezone.now()
-    seconds_left = max(0, int((deadline - now).total_seconds())) if deadline else None
-    seat_rows = []
-    for seat in seats:
-        position = seat.position
-        in_game = engine is not None and position < engine.players
-        acts = position in to_act
-        human_to_act = acts and seat.user_id is not None
-        seat_rows.append(
-            {
-                "position": position,
-                "name": seat.display_name,
-                "is_bot": bool(seat.bot),
-                "is_empty": seat.is_empty,
-                "is_you": mine is not None and seat.pk == mine.pk,
-                "user_id": seat.user_id,
-                "hand_size": len(engine.hands[position]) if in_game else None,
-                "stage": engine.stages[position] if in_game and engine.stages else None,
-                "announced": bool(engine.announced[position]) if in_game else False,
-                "connected": bool(seat.bot) or broadcast.is_connected(table.pk, seat.user_id),
-                "is_turn": running and engine.current == position,
-                "to_act": acts,
-                "timeouts": seat.timeouts,
-                "deadline": deadline.isoformat() if human_to_act and deadline else None,
-                "seconds_left": seconds_left if human_to_act else None,
-            }
-        )
-    hand = view.get("hand") if view is not None else None
-    legal = _group_legal(view["legal_actions"]) if view is not None and "hand" in view else None
-    filled = sum(1 for s in seats if not s.is_empty)
+    seat = view.seat_of(user)
+    hand = hand_view(view, seat)
     return {
-        "table": table,
-        "status": table.status,
-        "game_id": game.pk if game is not None else None,
-        "version": game.version if game is not None else None,
-        "my_seat": mine.position if mine is not None else None,
-        "is_host": user_id is not None and table.host_id == user_id,
-        "seats": seat_rows,
-        "view": view,
-        "hand": hand,
-        "legal": legal,
-        "playable": sorted({p["card"] for p in legal["play"]}) if legal else [],
-        "deadline": deadline.isoformat() if deadline else None,
-        "seconds_left": seconds_left,
-        "events": _recent_events(game) if game is not None else [],
-        "result": _result(game) if game is not None else None,
-        "can_start": table.status == Table.Status.OPEN and filled >= MIN_SEATS,
+        **_public_context(view),
+        "my_seat": seat.position if seat is not None else None,
+        "is_host": bool(user is not None and user.is_authenticated)
+        and view.table.host_id == user.pk,
+        "signed_in": bool(user is not None and user.is_authenticated),
+        "invite": invite,
+        "flash": flash,
+        "hand": hand.hand if hand is not None else None,
+        "hand_cards": hand.hand_cards if hand is not None else [],
+        "legal": hand.legal if hand is not None else None,
+        "controls": hand.controls if hand is not None else {"any": False},
     }
+
+
+def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str = "") -> str:
+    """The table as ``user`` sees it, as the fragments a socket pushes (htmx swaps each by id).
+
+    The public fragments (seats, board, what happened) are drawn once per language and shared
+    by every socket of the table; only the player's own part is drawn for each. An open table's
+    board holds the join and host controls, so it is drawn for each viewer.
+    """
+    context = table_page_context(view, user, flash=flash, invite=invite)
+    if view.status == Table.Status.OPEN:
+        return render_to_string("games/partials/table_state.html", context)
+    key = ("public", translation.get_language() or "")
+    public = view.rendered.get(key)
+    if public is None:
+        public = render_to_string("games/partials/table_public.html", context)
+        view.rendered[key] = public
+    return public + render_to_string("games/partials/table_private.html", context)
+
+
+def seats_fragment(view: TableView) -> str:
+    """The seats alone (who is connected changed), drawn once per language for everyone."""
+    key = ("seats", translation.get_language() or "")
+    seats = view.rendered.get(key)
+    if seats is None:
+        seats = render_to_string("games/partials/table_seats.html", _public_context(view))
+        view.rendered[key] = seats
+    return seats
+
+
+def _public_context(view: TableView) -> dict[str, Any]:
+    names = view.names
+    return {
+        "table": view.table,
+        "status": view.status,
+        "game_id": view.game_id,
+        "version": view.version,
+        "seats": view.seats,
+        "board": view.board,
+        "result": view.result,
+        "seconds_left": view.seconds_left,
+        "can_start": view.can_start,
+        "empty_seats": any(seat.is_empty for seat in view.seats),
+        "recent": [
+            {"seq": move["seq"] + 1, "text": describe_move(move["events"], names)}
+            for move in reversed(view.recent_moves)
+        ],
+    }
+
+
+def _board(view: dict[str, Any], names: list[str]) -> BoardView:
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else ""
+
+    plus3 = view.get("plus3_pending")
+    run = view.get("taki_run")
+    return BoardView(
+        leading=view["leading"],
+        discard_top=view["discard_top"],
+        active_color=view["active_color"],
+        clockwise=view["direction"] == 1,
+        draw_pile=view["draw_pile"],
+        plus2_stack=view["plus2_stack"],
+        plus3_by=name(plus3["by"]) if plus3 else "",
+        plus3_waiting=[name(seat) for seat in plus3["waiting"]] if plus3 else [],
+        taki_run=(
+            {"color": run["color"], "player": name(run["player"]), "open": run["open"]}
+            if run
+            else None
+        ),
+        follow_up=view.get("follow_up"),
+        current=name(view.get("current_player")),
+    )
 
 
 def _group_legal(actions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -154,44 +363,8 @@ def _group_legal(actions: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _recent_events(game: Game) -> list[dict[str, Any]]:
-    moves = game.moves.order_by("-seq").values("seq", "seat", "source", "events")[:RECENT_MOVES]
-    return list(reversed(list(moves)))
-
-
-def _result(game: Game) -> dict[str, Any] | None:
-    if game.winner is None:
-        return None
-    return {"winner": game.winner, "winner_name": game.players[game.winner]}
-
-
-def _board(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    def name(seat: int | None) -> str:
-        return names[seat] if seat is not None and 0 <= seat < len(names) else ""
-
-    plus3 = view.get("plus3_pending")
-    run = view.get("taki_run")
-    return {
-        "leading": view["leading"],
-        "discard_top": view["discard_top"],
-        "active_color": view["active_color"],
-        "clockwise": view["direction"] == 1,
-        "draw_pile": view["draw_pile"],
-        "plus2_stack": view["plus2_stack"],
-        "plus3_by": name(plus3["by"]) if plus3 else "",
-        "plus3_waiting": [name(seat) for seat in plus3["waiting"]] if plus3 else [],
-        "taki_run": (
-            {"color": run["color"], "player": name(run["player"]), "open": run["open"]}
-            if run
-            else None
-        ),
-        "follow_up": view.get("follow_up"),
-        "current": name(view.get("current_player")),
-    }
-
-
-def _hand_cards(hand: list[str], legal: dict[str, Any] | None) -> list[dict[str, Any]]:
-    plays = {play["card"]: play["colors"] for play in legal["play"]} if legal else {}
+def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[dict[str, Any]]:
+    plays = {play["card"]: play["colors"] for play in legal["play"]}
     return [
         {
             "code": code,
@@ -203,24 +376,19 @@ def _hand_cards(hand: list[str], legal: dict[str, Any] | None) -> list[dict[str,
     ]
 
 
-def _controls(ctx: dict[str, Any], legal: dict[str, Any] | None) -> dict[str, Any]:
+def _controls(
+    hand: list[str], legal: dict[str, Any], view: dict[str, Any], my_seat: int
+) -> dict[str, Any]:
     """The buttons beside the hand: exactly the legal actions that are not a card to click."""
-    if not legal:
-        return {"any": False}
-    hand = ctx["hand"] or []
-    my_seat = ctx["my_seat"]
-    view = ctx["view"] or {}
-    announced_seats = view.get("announced") or []
-    announced = my_seat is not None and my_seat < len(announced_seats) and announced_seats[my_seat]
+    announced = bool(view["announced"][my_seat])
     plays = {play["card"] for play in legal["play"]}
-    pending_plus3 = bool(view.get("plus3_pending"))
     controls = {
         "draw": legal["draw"],
         "close_taki": legal["close_taki"],
         "pass": legal["pass"],
         "accept": legal["accept"],
         # R19a: the Breaker may be played out of turn against a pending +3.
-        "breaker": pending_plus3 and "breaker" in plays,
+        "breaker": bool(view.get("plus3_pending")) and "breaker" in plays,
         # R20: "last card" said on its own, with one card in hand.
         "announce": legal["last_card"] and not announced,
         # R20: or said with the play (or the close) that leaves one card.

@@ -23,7 +23,12 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games.forms import TableForm
 from games.models import Game, Table
-from games.presenters import finished_game_context, lobby_context, table_page_context
+from games.presenters import (
+    finished_game_context,
+    lobby_context,
+    table_page_context,
+    table_view,
+)
 from games.services import access, history, tables
 from games.services.errors import ServiceError
 
@@ -133,7 +138,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id)
     invite = request.GET.get("invite", "") if _invite_ok(request, table) else ""
-    context = table_page_context(table, request.user, invite=invite)
+    context = table_page_context(table_view(table), request.user, invite=invite)
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
     context["invite_url"] = request.build_absolute_uri(
         reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"

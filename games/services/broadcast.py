@@ -1,11 +1,14 @@
 """The seam between the site and its transport: group names, sends after commit, presence.
 
 The other services never reach for the channel layer or the cache themselves. A table's message
-carries no cards: each consumer renders its own user's view from the database.
+carries no cards: each process reads the table from the database once per message and each
+socket draws its own user's view.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -23,32 +26,81 @@ def group_name(table_id: int) -> str:
 
 
 def table_changed(table_id: int, version: int | None = None) -> None:
-    """After commit, tell the table's sockets to re-render."""
-    message = {"type": "table.update", "version": version}
+    """After commit, tell the table's sockets to draw it again.
+
+    Every socket of the table gets the same ``key``, so that each process reads the table once
+    for all of its sockets (``games.consumers.TableViews``); ``version`` is the game's new
+    version after a move.
+    """
+    message = {"type": "table.update", "version": version, "key": uuid.uuid4().hex}
     transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
 
 
 def lobby_changed() -> None:
     """After commit, tell the lobby's sockets that the list of open tables changed."""
-    transaction.on_commit(lambda: _group_send(LOBBY_GROUP, {"type": "lobby.update"}), robust=True)
+    message = {"type": "lobby.update", "key": uuid.uuid4().hex}
+    transaction.on_commit(lambda: _group_send(LOBBY_GROUP, message), robust=True)
 
 
-def set_connected(table_id: int, user: AbstractBaseUser, connected: bool) -> None:
-    """Count one socket of ``user`` at the table opening or closing (for "connected" marks).
+# ---------------------------------------------------------------------------- presence
+#
+# Who is connected to a table is counted in the cache (shared by every process with REDIS_URL),
+# not in the database: it is not part of the game. One counter per person and table, changed
+# atomically (incr/decr) by each socket that opens or closes, and kept alive by each open socket
+# every PRESENCE_REFRESH seconds: the counts of a process that was killed with its sockets open
+# expire PRESENCE_TTL seconds later instead of showing those people online for ever.
 
-    Kept in the cache (per process with the default cache), not in the database: it is not part
-    of the game. Broadcasts the table so the others see the change.
-    """
-    if not getattr(user, "is_authenticated", False):
-        return
+PRESENCE_TTL = 90
+PRESENCE_REFRESH = 30
+
+
+def socket_opened(table_id: int, user: AbstractBaseUser) -> None:
+    """One more socket of ``user`` at the table; the table's seats are drawn again for everyone
+    only when it is their first (a second tab changes nothing that anyone sees)."""
     key = _presence_key(table_id, user.pk)
-    count = max(0, cache.get(key, 0) + (1 if connected else -1))
-    cache.set(key, count, timeout=None)
-    table_changed(table_id)
+    if cache.add(key, 1, PRESENCE_TTL):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, PRESENCE_TTL)
+            count = 1
+        cache.touch(key, PRESENCE_TTL)
+    if count == 1:
+        _presence_changed(table_id)
 
 
-def is_connected(table_id: int, user_id: int | None) -> bool:
-    return user_id is not None and cache.get(_presence_key(table_id, user_id), 0) > 0
+def socket_closed(table_id: int, user: AbstractBaseUser) -> None:
+    """One socket fewer; when it was the last one, the seats are drawn again for everyone."""
+    key = _presence_key(table_id, user.pk)
+    try:
+        count = cache.decr(key)
+    except ValueError:  # already expired: nobody is counted
+        return
+    if count <= 0:
+        if count < 0:
+            cache.set(key, 0, PRESENCE_TTL)
+        _presence_changed(table_id)
+
+
+def socket_alive(table_id: int, user: AbstractBaseUser) -> None:
+    """An open socket keeps its person's count from expiring (every PRESENCE_REFRESH s)."""
+    key = _presence_key(table_id, user.pk)
+    if not cache.touch(key, PRESENCE_TTL) and cache.add(key, 1, PRESENCE_TTL):
+        _presence_changed(table_id)  # the count had expired: count this socket again
+
+
+def connected_users(table_id: int, user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` have a socket open at the table (one cache round trip)."""
+    keys = {_presence_key(table_id, user_id): user_id for user_id in user_ids}
+    counts = cache.get_many(list(keys))
+    return {keys[key] for key, count in counts.items() if count and count > 0}
+
+
+def _presence_changed(table_id: int) -> None:
+    message = {"type": "table.presence", "key": uuid.uuid4().hex}
+    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
 
 
 def _presence_key(table_id: int, user_id: int) -> str:

@@ -30,3 +30,9 @@ def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
         action = bot.choose(engine, seat).to_json()
         moves.submit_action(table.pk, seats[seat], {**action, "version": game.version})
     raise AssertionError("the game did not finish")
+
+
+def unkeyed(message: dict) -> dict:
+    """A broadcast message without its random ``key`` (which only lets each process read the
+    table once for all its sockets), so that tests can compare the rest."""
+    return {name: value for name, value in message.items() if name != "key"}

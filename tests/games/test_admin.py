@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Table
 from games.services import broadcast, moves, tables
+from tests.games.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,9 @@ def test_aborting_tables_stops_their_games(
     moderator_client, running, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(
+        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         response = moderator_client.post(

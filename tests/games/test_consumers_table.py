@@ -10,7 +10,6 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import consumers
 from games.models import Game, Move
 from games.routing import websocket_urlpatterns
 
@@ -39,12 +38,6 @@ BOB_HAND = [
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
 
 
-@pytest.fixture(autouse=True)
-def no_clock(monkeypatch):
-    """The server clock plays bots and timeouts; these tables have neither."""
-    monkeypatch.setattr(consumers, "ensure_clock", lambda: None)
-
-
 @pytest.fixture
 def table(make_table, bob, rig):
     table = make_table(players=[bob], start=True, turn_seconds=None)
@@ -62,12 +55,26 @@ async def connect(table, user) -> WebsocketCommunicator:
     return communicator
 
 
+# A pushed fragment's top-level elements, each swapped into the page by its id (htmx's ws).
+TOP_LEVEL = re.compile(r'^<(?:section|div) id="([^"]+)"', re.M)
+
+
+def swap_in(page: dict[str, str], fragment: str) -> None:
+    starts = [(match.start(), match.group(1)) for match in TOP_LEVEL.finditer(fragment)]
+    for index, (start, element_id) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(fragment)
+        page[element_id] = fragment[start:end]
+
+
 async def latest(communicator: WebsocketCommunicator, timeout: float = 1) -> str:
-    """The last fragment that arrives within ``timeout`` (connects of others push too)."""
-    text = await communicator.receive_from(timeout=timeout)
+    """The table as the page shows it once the pushes that arrive within ``timeout`` are
+    swapped in (a push may carry only some of the table's parts: the seats alone when someone
+    connects)."""
+    page = communicator.__dict__.setdefault("page", {})
+    swap_in(page, await communicator.receive_from(timeout=timeout))
     while not await communicator.receive_nothing(timeout=0.1):
-        text = await communicator.receive_from(timeout=timeout)
-    return text
+        swap_in(page, await communicator.receive_from(timeout=timeout))
+    return "".join(page.values())
 
 
 def hand_codes(html: str) -> list[str]:

@@ -12,6 +12,7 @@ from games.engine import make_bot
 from games.models import Game, Move, Table
 from games.services import broadcast, history, moves
 from games.services.errors import ServiceError
+from tests.games.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 
@@ -238,7 +239,9 @@ def test_the_move_is_broadcast_after_commit(
     table, alice, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(
+        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
+    )
 
     with django_capture_on_commit_callbacks() as callbacks:
         submit(table, alice, type="draw")

@@ -218,9 +218,9 @@ def test_the_deadline_is_kept_in_the_database(two_people, alice) -> None:
     assert game.turn_deadline == game.next_due
 
     # A fresh process reads the time left from the row alone.
-    context = presenters.table_context(Table.objects.get(pk=two_people.pk), alice)
+    view = presenters.read_table(two_people.pk)
 
-    assert context["deadline"] == game.turn_deadline.isoformat()
-    assert 25 <= context["seconds_left"] <= 30
-    assert context["seats"][0]["seconds_left"] == context["seconds_left"]
-    assert context["seats"][1]["seconds_left"] is None
+    assert view.deadline == game.turn_deadline
+    assert 25 <= view.seconds_left <= 30
+    assert view.seats[0].seconds_left == view.seconds_left
+    assert view.seats[1].seconds_left is None

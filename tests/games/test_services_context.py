@@ -1,7 +1,9 @@
-"""services: what a page shows (table_context), records, statistics and verification."""
+"""What a table shows each viewer (presenters), records, statistics and verification."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -43,6 +45,8 @@ def card_lists(value: Any, path: tuple = ()) -> dict[tuple, list[str]]:
 
 def card_codes(value: Any) -> set[str]:
     """Every card code anywhere in ``value`` (models are not looked into)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return card_codes(dataclasses.asdict(value))
     if isinstance(value, str):
         return {value} if value in CARDS else set()
     if isinstance(value, dict):
@@ -62,6 +66,16 @@ def public_codes(game: Game) -> set[str]:
         if "card" in event
     }
     return played | {engine.discard[-1].code, engine.leading.code}
+
+
+def seen_by(table: Table, user: Any) -> dict[str, Any]:
+    """What the table's templates draw for ``user``, from the view every socket shares."""
+    return presenters.table_page_context(presenters.read_table(table.pk), user)
+
+
+def pushed_to(table: Table, user: Any) -> str:
+    """The fragments a socket of ``user`` is sent."""
+    return presenters.table_fragments(presenters.read_table(table.pk), user)
 
 
 @pytest.fixture
@@ -98,21 +112,23 @@ def finished(alice) -> Game:
 
 
 def test_a_player_sees_their_own_hand_and_no_other(table, alice) -> None:
-    context = presenters.table_context(table, alice)
+    context = seen_by(table, alice)
 
     game = game_of(table)
     own = sorted(code for code in HANDS[0] if code != "red:3")
-    assert context["hand"] == own == context["view"]["hand"]
-    assert set(card_lists(context)) <= {("hand",), ("view", "hand"), ("playable",)}
-    assert set(context["playable"]) <= set(own)
+    assert context["hand"] == own
+    assert set(card_lists(context)) <= {("hand",)}
     public = public_codes(game)
     assert card_codes(context) <= set(own) | public
+    html = pushed_to(table, alice)
+    assert sorted(re.findall(r'data-card="([^"]+)"', html)) == own
+    assert {code for code in CARDS if f'"{code}"' in html} <= set(own) | public
     # The check has teeth: bob holds cards that are neither alice's nor public.
     assert set(HANDS[1]) - set(own) - public
 
 
 def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) -> None:
-    context = presenters.table_context(table, bob)
+    context = seen_by(table, bob)
 
     assert context["my_seat"] == 1
     assert context["legal"] == {
@@ -128,58 +144,62 @@ def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) 
         "accept": False,
         "last_card": False,
     }
-    assert context["playable"] == ["breaker", "red:6", "red:7"]
+    view = presenters.read_table(table.pk)
+    assert presenters.hand_view(view, view.seat_of(bob)).playable == ["breaker", "red:6", "red:7"]
 
 
 @pytest.mark.parametrize("who", ["carol", "anonymous"])
 def test_a_spectator_sees_no_hand_at_all(table, carol, who) -> None:
     viewer = carol if who == "carol" else AnonymousUser()
 
-    context = presenters.table_context(table, viewer)
+    context = seen_by(table, viewer)
 
     assert context["my_seat"] is None
-    assert (context["hand"], context["legal"], context["playable"]) == (None, None, [])
-    assert "hand" not in context["view"] and "legal_actions" not in context["view"]
+    assert (context["hand"], context["legal"], context["hand_cards"]) == (None, None, [])
     assert card_lists(context) == {}
     assert card_codes(context) <= public_codes(game_of(table))
+    html = pushed_to(table, viewer)
+    assert "data-card=" not in html
+    assert {code for code in CARDS if f'"{code}"' in html} <= public_codes(game_of(table))
 
 
 def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
-    broadcast.set_connected(table.pk, bob, True)
+    broadcast.socket_opened(table.pk, bob)
 
-    seats = presenters.table_context(table, alice)["seats"]
+    seats = seen_by(table, alice)["seats"]
 
-    assert [(s["name"], s["hand_size"], s["is_turn"], s["is_you"]) for s in seats] == [
-        ("alice", 7, False, True),
-        ("bob", 8, True, False),
+    assert [(s.name, s.hand_size, s.is_turn) for s in seats] == [
+        ("alice", 7, False),
+        ("bob", 8, True),
     ]
-    assert [s["connected"] for s in seats] == [False, True]
-    assert seats[1]["deadline"] == game_of(table).turn_deadline.isoformat()
-    broadcast.set_connected(table.pk, bob, False)
-    assert presenters.table_context(table, alice)["seats"][1]["connected"] is False
+    assert [s.connected for s in seats] == [False, True]
+    assert seats[1].deadline == game_of(table).turn_deadline
+    broadcast.socket_closed(table.pk, bob)
+    assert seen_by(table, alice)["seats"][1].connected is False
 
 
 def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
-    events = presenters.table_context(table, alice)["events"]
+    events = presenters.read_table(table.pk).recent_moves
 
-    assert events == [
+    assert events == (
         {
             "seq": 0,
             "seat": 0,
             "source": "player",
             "events": [{"kind": "played", "seat": 0, "card": "red:3", "color": "red"}],
-        }
-    ]
+        },
+    )
+    assert seen_by(table, alice)["recent"] == [{"seq": 1, "text": "alice played red 3"}]
 
 
 def test_an_open_table_has_no_game_to_show(alice, bob, make_table) -> None:
     table = make_table(seat_count=3, players=[bob])
 
-    context = presenters.table_context(table, alice)
+    context = seen_by(table, alice)
 
-    assert (context["view"], context["version"], context["result"]) == (None, None, None)
+    assert (context["board"], context["version"], context["result"]) == (None, None, None)
     assert context["is_host"] and context["can_start"]
-    assert [s["name"] for s in context["seats"]] == ["alice", "bob", ""]
+    assert [s.name for s in context["seats"]] == ["alice", "bob", ""]
 
 
 def test_the_record_is_refused_while_the_game_runs(table) -> None:
@@ -211,7 +231,7 @@ def test_a_finished_game_shows_its_result_to_everyone(finished, alice, bob) -> N
     table = finished.table
 
     for viewer in (alice, bob):
-        context = presenters.table_context(table, viewer)
+        context = seen_by(table, viewer)
         assert context["result"]["winner"] == finished.winner
         assert context["hand"] is None and context["legal"] is None
 
@@ -257,7 +277,7 @@ def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_ta
     hands = [["change-color", *HANDS[0][1:]], HANDS[1]]
     rig(table, hands)
 
-    legal = presenters.table_context(table, alice)["legal"]
+    legal = seen_by(table, alice)["legal"]
 
     # R11: the colour is named on the play itself.
     assert {"card": "change-color", "colors": ["red", "yellow", "green", "blue"]} in legal["play"]
@@ -266,7 +286,7 @@ def test_a_change_color_is_offered_with_every_colour_to_name(alice, bob, make_ta
 def test_a_tournament_game_starts_every_seat_at_stage_eight(alice, bob, make_table) -> None:
     table = make_table(players=[bob], tournament=True, start=True)
 
-    context = presenters.table_context(table, alice)
+    context = seen_by(table, alice)
 
     assert table.game.tournament and table.game.engine().tournament
-    assert [seat["stage"] for seat in context["seats"]] == [8, 8]
+    assert [seat.stage for seat in context["seats"]] == [8, 8]

@@ -10,6 +10,7 @@ from games.engine.cards import is_full_deck
 from games.models import Game, Seat, Table
 from games.services import broadcast, history, tables
 from games.services.errors import ServiceError
+from tests.games.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 
@@ -313,7 +314,9 @@ def test_changes_reach_the_lobby_only_after_commit(
     alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, msg: sent.append((group, msg)))
+    monkeypatch.setattr(
+        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
+    )
 
     with django_capture_on_commit_callbacks() as callbacks:
         table = tables.create_table(alice, name="Later", seat_count=2)
