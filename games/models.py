@@ -132,6 +132,9 @@ class Game(models.Model):
     # The engine's snapshot after the last move: secret, never sent to a browser.
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)  # moves applied so far
+    # The digest of the last move, which the next one chains to (Move.chain), kept here so that
+    # storing a move need not look the log up.
+    last_digest = models.CharField(max_length=64, blank=True, default="")
     # When the server must act next: a bot's move, or the turn deadline of R23.
     next_due = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)

@@ -47,7 +47,18 @@ def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[E
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
+    # A stale or doubled click is refused here, without the write lock that every move of
+    # every game waits for on SQLite; the check under the lock below stays the one that counts.
+    current = Game.objects.filter(table_id=table_id).values_list("version", flat=True).first()
+    if current is not None and current != version:
+        raise _stale()
     return _serialised(lambda: _submit(table_id, user, payload, version))
+
+
+def _stale() -> ServiceError:
+    return ServiceError(
+        "stale", _("The game has moved on since then; here is where it stands now.")
+    )
 
 
 def _submit(
@@ -58,16 +69,15 @@ def _submit(
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
         game = _lock_game(table_id)
-        seat = game.table.seats.filter(user=user).select_related("user").first()
+        seats = list(game.table.seats.select_related("user").order_by("position"))
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))
         if not seat.user.is_active:
             # Banned since this socket opened: the user in its scope is as it was then.
             raise ServiceError("forbidden", _("This account has been banned."))
         if game.version != version:
-            raise ServiceError(
-                "stale", _("The game has moved on since then; here is where it stands now.")
-            )
+            raise _stale()
         engine = game.engine()
         pending_before = engine.plus3 is not None
         raw = {key: value for key, value in payload.items() if key != "version"}
@@ -82,9 +92,8 @@ def _submit(
             seat.save(update_fields=["timeouts"])
         # An answer to a +3 that others must still answer leaves their shared deadline as it is.
         keep = pending_before and engine.plus3 is not None
-        _store_move(
-            game, engine, action, events, Move.Source.PLAYER, timezone.now(), keep_deadline=keep
-        )
+        now = timezone.now()
+        _store_move(game, engine, action, events, Move.Source.PLAYER, now, seats, keep=keep)
     return events
 
 
@@ -174,12 +183,17 @@ def _store_move(
     events: list[Event],
     source: str,
     now: datetime,
+    seats: list[Seat],
     *,
-    keep_deadline: bool = False,
+    keep: bool = False,
 ) -> None:
-    """Append the move to the log (chained to the one before) and save the new snapshot."""
-    previous = game.moves.order_by("-seq").values_list("digest", flat=True).first() or ""
+    """Append the move to the log (chained to the one before) and save the new snapshot.
+
+    ``seats`` are the table's seats in order; ``keep`` keeps a running deadline (see
+    :func:`schedule`).
+    """
     stored = action.to_json()
+    digest = Move.chain(game.last_digest, stored)
     Move.objects.create(
         game=game,
         seq=game.version,
@@ -187,11 +201,12 @@ def _store_move(
         action=stored,
         events=[event.to_json() for event in events],
         source=source,
-        digest=Move.chain(previous, stored),
+        digest=digest,
     )
     game.state = engine.to_snapshot()
     game.version += 1
-    fields = ["state", "version", "next_due", "turn_deadline"]
+    game.last_digest = digest
+    fields = ["state", "version", "last_digest", "next_due", "turn_deadline"]
     table = game.table
     if engine.finished:
         game.winner = engine.winner
@@ -202,7 +217,7 @@ def _store_move(
         table.save(update_fields=["status"])
         broadcast.lobby_changed()
     else:
-        schedule(game, engine, now, keep_deadline=keep_deadline)
+        schedule(game, engine, now, seats=seats, keep_deadline=keep)
     game.save(update_fields=fields)
     broadcast.table_changed(table.pk, game.version)
 
@@ -265,5 +280,5 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
         return False
     events = engine.apply(action)
     keep = pending_before and engine.plus3 is not None
-    _store_move(game, engine, action, events, source, now, keep_deadline=keep)
+    _store_move(game, engine, action, events, source, now, seats, keep=keep)
     return True

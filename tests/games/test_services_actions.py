@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import make_bot
 from games.models import Game, Move, Table
@@ -111,6 +112,36 @@ def test_it_refuses_a_stale_version(table, alice) -> None:
     code = refused(table, alice, {"type": "play", "card": "red:3", "version": 3})
 
     assert code == "stale"
+
+
+def test_a_stale_version_is_refused_before_the_game_is_locked(table, alice) -> None:
+    submit(table, alice, type="play", card="red:3")
+
+    with CaptureQueriesContext(connection) as queries, pytest.raises(ServiceError) as caught:
+        moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
+
+    assert caught.value.code == "stale"
+    assert [query["sql"].split()[0] for query in queries] == ["SELECT"]
+    assert "FOR UPDATE" not in queries[0]["sql"]
+
+
+def test_storing_a_move_takes_five_queries_and_keeps_the_last_digest_on_the_game(
+    table, alice
+) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
+
+    statements = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
+    # Read the version, lock the game, read the seats, log the move, save the game.
+    assert [sql.split()[0] for sql in statements] == [
+        "SELECT",
+        "SELECT",
+        "SELECT",
+        "INSERT",
+        "UPDATE",
+    ]
+    game = Game.objects.get(table=table)
+    assert game.last_digest == game.moves.get(seq=0).digest
 
 
 @pytest.mark.parametrize(
