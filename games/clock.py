@@ -33,14 +33,15 @@ def start_with_server() -> None:
     """Start the clock when Daphne's event loop starts (called from ``asgi.py``).
 
     Daphne runs Twisted's asyncio reactor and knows no ASGI lifespan events: the clock is
-    started from the reactor's start-up instead. Outside Daphne (tests, management commands)
-    this does nothing.
+    started by the reactor's first turn of the event loop instead (a ``callLater`` runs on the
+    running loop; a start-up trigger would run before it). Outside Daphne (tests, management
+    commands) this does nothing.
     """
     if "daphne.server" not in sys.modules:
         return
     from twisted.internet import reactor
 
-    reactor.callWhenRunning(ensure_clock)
+    reactor.callLater(0, ensure_clock)
 
 
 def ensure_clock() -> asyncio.Task[None]:
@@ -53,6 +54,7 @@ def ensure_clock() -> asyncio.Task[None]:
     if task is None or task.done():
         task = loop.create_task(run_clock(), name="taki-clock")
         _clocks[loop] = task
+        logger.info("the game clock is running in this process")
     return task
 
 

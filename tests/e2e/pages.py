@@ -82,8 +82,14 @@ def hand(page: Page) -> list[str]:
     return page.locator(HAND_CARDS).evaluate_all("els => els.map(e => e.dataset.card)")
 
 
+def own_seat(page: Page) -> Locator:
+    """The seat the page marks as the visitor's own: the seats are drawn alike for everyone,
+    and only the visitor's seat shows its "you" badge."""
+    return page.locator("#table-seats li.seat").filter(has=page.locator(".seat__you:visible"))
+
+
 def my_seat(page: Page) -> int | None:
-    seat = page.locator("#table-seats li.seat--me")
+    seat = own_seat(page)
     if seat.count() == 0:
         return None
     return int(seat.get_attribute("data-seat"))

@@ -19,6 +19,7 @@ from tests.e2e.pages import (
     has_controls,
     mark_page,
     not_reloaded,
+    own_seat,
     screenshot,
     table_id_of,
     take_turn,
@@ -54,7 +55,8 @@ def test_a_new_visitor_signs_up_and_plays_against_bots_within_a_minute(
     expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=5_000)
     seats = page.locator("#table-seats li.seat")
     expect(seats).to_have_count(4)
-    expect(page.locator("#table-seats li.seat--me")).to_contain_text(username)
+    expect(own_seat(page)).to_contain_text(username)
+    expect(own_seat(page)).to_have_count(1)
     bots = page.locator("#table-seats li.seat:has(.badge--bot) .seat__name").all_inner_texts()
     assert len(bots) == 3, bots
     mark_page(page)
