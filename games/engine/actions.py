@@ -63,7 +63,7 @@ class Action(NamedTuple):
         if not isinstance(obj, dict):
             raise IllegalAction(BAD_ACTION, "an action must be a JSON object")
         kind = obj.get("type")
-        if kind not in ACTION_TYPES:
+        if not isinstance(kind, str) or kind not in ACTION_TYPES:  # a list or object: no hash
             raise IllegalAction(BAD_ACTION, f"unknown action type {kind!r}")
         player = obj.get("player")
         if type(player) is not int or not 0 <= player < players:

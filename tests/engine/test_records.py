@@ -158,6 +158,20 @@ def test_replay_of_standard_input_that_is_not_a_record():
     }
 
 
+@pytest.mark.parametrize("kind", [["draw"], {"draw": True}, 1, None, 1e309])
+def test_an_action_type_that_is_not_a_string_is_a_bad_action_not_a_crash(kind):
+    doc = json.loads((RECORDS / "r14-open-run.json").read_text())
+    doc["actions"][1]["type"] = kind
+
+    proc = replay_cli("-", stdin=json.dumps(doc).encode())
+
+    assert proc.returncode == 1, proc.stderr
+    out = json.loads(proc.stdout)
+    assert (out["ok"], out["applied"], out["error"]["index"]) == (False, 1, 1)
+    assert out["error"]["code"] == "bad_action"
+    assert proc.stderr == b""
+
+
 def test_unknown_keys_are_ignored_at_the_top_and_in_actions():
     doc = json.loads((RECORDS / "r14-open-run.json").read_text())
     doc["game_id"] = 17
