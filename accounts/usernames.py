@@ -13,6 +13,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from taki_site.text import refuse_invisible_characters
+
 MIN_LENGTH, MAX_LENGTH = 3, 20
 # \Z rather than $: "$" would let a trailing newline through.
 ALLOWED = re.compile(r"[A-Za-z0-9_-]+\Z")
@@ -32,6 +34,9 @@ def validate_username(name: str) -> None:
             code="too_long",
             params={"max": MAX_LENGTH},
         )
+    # ALLOWED refuses these too; asking first gives the clearer message, and keeps them out
+    # should ALLOWED ever admit more than ASCII.
+    refuse_invisible_characters(name)
     if not ALLOWED.match(name):
         raise ValidationError(
             _(
