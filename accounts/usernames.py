@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from taki_site.text import refuse_invisible_characters
 
 MIN_LENGTH, MAX_LENGTH = 3, 20
+# The User model's column: accounts made before the 20-character rule may be this long.
+STORED_MAX_LENGTH = 150
 # \Z rather than $: "$" would let a trailing newline through.
 ALLOWED = re.compile(r"[A-Za-z0-9_-]+\Z")
 
