@@ -1,4 +1,7 @@
-"""Throttling of log-ins, counted in Django's cache and shared by every way in.
+"""Throttling of log-ins and sign-ups, counted in Django's cache.
+
+Sign-ups are counted per client address: at most SIGNUPS_PER_ADDRESS_PER_HOUR new accounts an
+hour, so that one machine cannot fill the site with throw-away players.
 
 Attempts are counted per username (ignoring case) and per client address, each in a fixed
 window that starts with the first attempt. Once a count reaches its limit, every log-in for that
@@ -20,10 +23,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
 WINDOW_SECONDS = 15 * 60
+SIGNUP_WINDOW_SECONDS = 60 * 60
 MAX_FAILURES_PER_USERNAME = 5
 MAX_FAILURES_PER_ADDRESS = 20
 
@@ -58,13 +63,13 @@ def client_address(request: HttpRequest | None) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
 
 
-def _increment(key: str) -> int:
+def _increment(key: str, window: int = WINDOW_SECONDS) -> int:
     # add() starts the window only if none is running; incr() is atomic and keeps its expiry.
-    cache.add(key, 0, timeout=WINDOW_SECONDS)
+    cache.add(key, 0, timeout=window)
     try:
         return cache.incr(key)
     except ValueError:  # expired between add() and incr()
-        cache.add(key, 0, timeout=WINDOW_SECONDS)
+        cache.add(key, 0, timeout=window)
         return cache.incr(key)
 
 
@@ -110,3 +115,26 @@ def release_attempt(request: HttpRequest | None, username: str) -> None:
 def was_refused(request: HttpRequest | None) -> bool:
     """Whether an attempt made during ``request`` was refused by the throttle."""
     return getattr(request, _REFUSED_FLAG, False)
+
+
+def reserve_signup(request: HttpRequest) -> bool:
+    """Count one new account made from the request's address; whether it may be made.
+
+    Counted before the account is saved, so that sign-ups sent all at once cannot pass the
+    limit together; a refused one is not counted. Give it back with :func:`release_signup` if
+    the account is not made after all.
+    """
+    address = client_address(request)
+    if not address:
+        return True
+    key = _key("signups", address)
+    if _increment(key, SIGNUP_WINDOW_SECONDS) > settings.SIGNUPS_PER_ADDRESS_PER_HOUR:
+        _decrement(key)
+        return False
+    return True
+
+
+def release_signup(request: HttpRequest) -> None:
+    address = client_address(request)
+    if address:
+        _decrement(_key("signups", address))

@@ -47,6 +47,26 @@ def parse_bool(name: str, raw: str) -> bool:
     raise ImproperlyConfigured(f"{name} must be one of 1/true/yes or 0/false/no, not {raw!r}")
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole number, at least ``minimum``.
+
+    :raises ImproperlyConfigured: for anything else ("10s", "-1", "1e3").
+    """
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return parse_int(name, raw, minimum)
+
+
+def parse_int(name: str, raw: str, minimum: int = 0) -> int:
+    text = raw.strip()
+    if not text.isascii() or not text.isdigit() or int(text) < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of at least {minimum}, not {raw!r}"
+        )
+    return int(text)
+
+
 def env_list(name: str, default: str) -> list[str]:
     """Read a comma-separated list, dropping blanks."""
     raw = os.environ.get(name, default)

@@ -13,6 +13,7 @@ from taki_site.env import (
     channel_layers_config,
     database_config,
     env_bool,
+    env_int,
     env_list,
     env_str,
 )
@@ -87,6 +88,10 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Usernames are unique ignoring case, and so is logging in (accounts/backends.py).
 AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+
+# New accounts a client address may make per hour (accounts/throttle.py). Players behind one
+# address (a school, a café) share it.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minimum=1)
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"
