@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import copy
 import os
+import secrets
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import dj_database_url
@@ -23,8 +26,41 @@ REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 REDIS_MAX_CONNECTIONS = 1000
 
 
-def env_str(name: str, default: str) -> str:
-    return os.environ.get(name, default)
+# Keys that have been public (in this repository's history): signing with one lets anyone forge
+# sessions and messages, so they are refused wherever they come from.
+PUBLIC_SECRET_KEYS = frozenset({"django-insecure-taki-online-development-key-not-for-servers"})
+
+
+def secret_key(from_environment: str | None, path: Path) -> str:
+    """SECRET_KEY: the environment's, or one made at random on first run and kept at ``path``.
+
+    The file is created complete or not at all (written aside, then hard-linked into place,
+    which fails if it exists), so processes starting at once all read the first one's key.
+
+    :raises ImproperlyConfigured: for a known public key, or an empty key file.
+    """
+    if from_environment:
+        if from_environment in PUBLIC_SECRET_KEYS:
+            raise ImproperlyConfigured("SECRET_KEY is a published key: choose a new random one")
+        return from_environment
+    if not path.exists():
+        _write_new_key(path)
+    key = path.read_text().strip()
+    if not key or key in PUBLIC_SECRET_KEYS:
+        raise ImproperlyConfigured(f"The secret key file {path} is empty or public: delete it")
+    return key
+
+
+def _write_new_key(path: Path) -> None:
+    descriptor, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(50) + "\n")
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process got there first: use its key
+    finally:
+        os.unlink(draft)
 
 
 def env_bool(name: str, default: bool = False) -> bool:

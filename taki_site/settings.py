@@ -15,14 +15,14 @@ from taki_site.env import (
     env_bool,
     env_int,
     env_list,
-    env_str,
+    secret_key,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# The fallback key is for local development only: anyone can read it here, so any server
-# reachable by others must set SECRET_KEY.
-SECRET_KEY = env_str("SECRET_KEY", "django-insecure-taki-online-development-key-not-for-servers")
+# Without SECRET_KEY, a random key made on first run and kept in .secret_key (git ignores it):
+# never a key anyone can read in the repository.
+SECRET_KEY = secret_key(os.environ.get("SECRET_KEY"), BASE_DIR / ".secret_key")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
