@@ -13,6 +13,7 @@ import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -107,6 +108,48 @@ def env_list(name: str, default: str) -> list[str]:
     """Read a comma-separated list, dropping blanks."""
     raw = os.environ.get(name, default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    """Read a comma-separated list of origins: ``https://host`` or ``http://host:port``.
+
+    :raises ImproperlyConfigured: for an item that is not a bare http(s) origin (a path, a
+        missing scheme or host), which Django would otherwise silently never match.
+    """
+    origins = env_list(name, "")
+    for origin in origins:
+        parts = urlsplit(origin)
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.netloc
+            or origin != (f"{parts.scheme}://{parts.netloc}")
+        ):
+            raise ImproperlyConfigured(
+                f"{name} must list origins like https://taki.example, not {origin!r}"
+            )
+    return origins
+
+
+def https_settings() -> dict[str, Any]:
+    """The settings for serving over HTTPS, usually behind a proxy that ends TLS.
+
+    All off by default, for `make run` on plain http://127.0.0.1:8000/.
+    """
+    behind_tls_proxy = env_bool("SECURE_PROXY_SSL_HEADER")
+    return {
+        "CSRF_TRUSTED_ORIGINS": env_origins("CSRF_TRUSTED_ORIGINS"),
+        # Only with a proxy that always sets (or strips) X-Forwarded-Proto: otherwise a client
+        # could send it and be taken for HTTPS.
+        "SECURE_PROXY_SSL_HEADER": (
+            ("HTTP_X_FORWARDED_PROTO", "https") if behind_tls_proxy else None
+        ),
+        "SECURE_SSL_REDIRECT": env_bool("SECURE_SSL_REDIRECT"),
+        "SESSION_COOKIE_SECURE": env_bool("SESSION_COOKIE_SECURE"),
+        "CSRF_COOKIE_SECURE": env_bool("CSRF_COOKIE_SECURE"),
+        "SECURE_HSTS_SECONDS": env_int("SECURE_HSTS_SECONDS", 0),
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS"),
+        "SECURE_HSTS_PRELOAD": env_bool("SECURE_HSTS_PRELOAD"),
+    }
 
 
 # SQLite has no row locks: select_for_update does nothing, and a second writer fails at once

@@ -15,6 +15,7 @@ from taki_site.env import (
     env_bool,
     env_int,
     env_list,
+    https_settings,
     secret_key,
 )
 
@@ -25,6 +26,10 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 SECRET_KEY = secret_key(os.environ.get("SECRET_KEY"), BASE_DIR / ".secret_key")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+# CSRF_TRUSTED_ORIGINS, SECURE_PROXY_SSL_HEADER, secure cookies, SSL redirect and HSTS: see
+# README.md ("Configuration") and taki_site.env.https_settings.
+globals().update(https_settings())
 
 INSTALLED_APPS = [
     # daphne first: it replaces runserver with an ASGI server that also speaks websockets.
