@@ -199,7 +199,18 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": url, "max_connections": REDIS_MAX_CONNECTIONS}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": url,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                        # channels-redis waits for messages with blocking reads (BZPOPMIN) of
+                        # about 5 s; redis-py's 5 s read timeout can end one first, and the idle
+                        # socket's consumer then dies. Blocking reads carry their own timeout.
+                        "socket_timeout": None,
+                    }
+                ]
+            },
         }
     }
 

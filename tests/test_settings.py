@@ -65,7 +65,11 @@ def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    {"address": "redis://127.0.0.1:6379/1", "max_connections": 1000},
+                    {
+                        "address": "redis://127.0.0.1:6379/1",
+                        "max_connections": 1000,
+                        "socket_timeout": None,
+                    },
                 ]
             },
         }
