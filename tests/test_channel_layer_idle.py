@@ -47,6 +47,8 @@ def test_the_channel_layer_waits_on_redis_without_a_read_timeout() -> None:
     assert host["max_connections"] == 1000
 
 
+# Channels closes stale database connections around each message a consumer handles.
+@pytest.mark.django_db(transaction=True)
 async def test_a_socket_idle_for_longer_than_fifteen_seconds_still_gets_a_group_message(
     redis_layer,
 ) -> None:
