@@ -7,6 +7,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST := 127.0.0.1
 PORT := 8000
+# Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
+# reader whose network died is dropped (and its seat shown offline) instead of being kept open.
+DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
 
 # Set PYTHON=/path/to/python to choose the interpreter yourself. Otherwise the newest Python
 # >= 3.12 that really runs is used: pyenv's installed versions first (on PATH, pyenv puts shims
@@ -96,7 +99,7 @@ messages: $(VENV)/.stamp-run
 run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b $(HOST) -p $(PORT) taki_site.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
 
 # messages after system-deps, which installs gettext.
 test: $(VENV)/.stamp-test system-deps lint

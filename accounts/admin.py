@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.forms import SignUpForm
+from accounts.forms import AdminLoginForm, SignUpForm
 from accounts.usernames import validate_username
 
 User = get_user_model()
@@ -44,6 +44,8 @@ class PlayerChangeForm(UserChangeForm):
 
 
 admin.site.unregister(User)
+# The admin's log-in page says when the throttle shared with the players' page refuses a name.
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

@@ -1,4 +1,8 @@
-"""Log in with the username in any mix of case: "Dana", "dana" and "DANA" are one player."""
+"""Log in with the username in any mix of case: "Dana", "dana" and "DANA" are one player.
+
+Every log-in, from any page, passes here, so this is where attempts are throttled and where
+absurd input is refused before it reaches the database.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,21 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 from django.views.decorators.debug import sensitive_variables
 
-from accounts.usernames import find_user
+from accounts import throttle
+from accounts.usernames import STORED_MAX_LENGTH, find_user
+
+# No real password is longer; hashing megabytes of one would be a cheap way to load the server.
+MAX_PASSWORD_LENGTH = 4096
+
+
+def is_absurd(username: str, password: str) -> bool:
+    """Whether no account can match: a name longer than any stored one (a long one also breaks
+    SQLite's LIKE, "pattern too complex"), or a password past any sane length."""
+    return len(username) > STORED_MAX_LENGTH or len(password) > MAX_PASSWORD_LENGTH
 
 
 class CaseInsensitiveModelBackend(ModelBackend):
-    """Django's ModelBackend, with the username looked up ignoring case.
+    """Django's ModelBackend, with the username looked up ignoring case, and throttled.
 
     Like ModelBackend it refuses inactive (banned) users, both here and in ``get_user``, so a
     ban also ends the sessions the user already has.
@@ -29,7 +43,9 @@ class CaseInsensitiveModelBackend(ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> AbstractBaseUser | None:
-        if username is None or password is None:
+        if username is None or password is None or is_absurd(username, password):
+            return None
+        if not throttle.reserve_attempt(request, username):
             return None
         user = find_user(username)
         # Hashes the password even when nobody has that name, so the time taken does not tell
@@ -37,8 +53,9 @@ class CaseInsensitiveModelBackend(ModelBackend):
         if check_password_with_timing_attack_mitigation(
             user, password
         ) and self.user_can_authenticate(user):
+            throttle.release_attempt(request, username)
             return user
-        return None
+        return None  # the reserved attempt stays counted: it was a failure
 
     async def aauthenticate(
         self,

@@ -5,14 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import throttle
-from accounts.usernames import find_user, username_taken, validate_username
+from accounts.backends import MAX_PASSWORD_LENGTH
+from accounts.usernames import STORED_MAX_LENGTH, find_user, username_taken, validate_username
 
 
 class SignUpForm(UserCreationForm):
@@ -48,46 +51,78 @@ class SignUpForm(UserCreationForm):
         return username
 
 
-class LoginForm(AuthenticationForm):
-    """Django's log-in form, ignoring the username's case, refusing banned players with a clear
-    word, and refusing everyone after too many failures (see accounts.throttle)."""
+class ThrottledLoginMixin:
+    """For Django's log-in forms: say when the throttle refused an attempt (accounts.throttle,
+    applied by the authentication backend), and refuse absurdly long input with a field error
+    before anything is looked up.
+
+    AuthenticationForm sets the username's ``max_length`` after the field is built, too late for
+    its validator, so the limits are added here.
+    """
 
     error_messages = {
-        "invalid_login": _("That username and password do not match. Please try again."),
         "throttled": _(
             "Too many failed log-ins for this username or from your network. "
             "Please wait %(minutes)d minutes and try again."
         ),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.append(MaxLengthValidator(STORED_MAX_LENGTH))
+        self.fields["password"].validators.append(MaxLengthValidator(MAX_PASSWORD_LENGTH))
+
+    def throttled_error(self) -> ValidationError:
+        return ValidationError(
+            self.error_messages["throttled"],
+            code="throttled",
+            params={"minutes": throttle.WINDOW_SECONDS // 60},
+        )
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    """Django's log-in form, ignoring the username's case, refusing banned players with a clear
+    word, and refusing everyone after too many failures (see accounts.throttle)."""
+
+    error_messages = {
+        **ThrottledLoginMixin.error_messages,
+        "invalid_login": _("That username and password do not match. Please try again."),
         "banned": _("This account has been banned. You cannot log in."),
         "inactive": _("This account has been banned. You cannot log in."),
     }
 
     @sensitive_variables()
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        password = self.cleaned_data.get("password")
-        if username is None or not password:
-            return self.cleaned_data
-
-        address = throttle.client_address(self.request)
-        if throttle.is_locked(username, address):
-            raise ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"minutes": throttle.WINDOW_SECONDS // 60},
-            )
         try:
-            super().clean()
+            return super().clean()
         except ValidationError:
-            throttle.record_failure(username, address)
-            self._refuse_banned(username, password)
+            if throttle.was_refused(self.request):
+                raise self.throttled_error() from None
+            self._refuse_banned(self.cleaned_data["username"], self.cleaned_data["password"])
             raise
-        throttle.record_success(username)
-        return self.cleaned_data
 
     def _refuse_banned(self, username: str, password: str) -> None:
         # The backend refuses banned players like any wrong password. Say why, but only to
-        # someone who knows the password: a stranger learns nothing about the account.
+        # someone who knows the password: a stranger learns nothing about the account. Only
+        # reached for an attempt the throttle let through, so this is no extra guess.
         user = find_user(username)
         if user is not None and not user.is_active and user.check_password(password):
             raise ValidationError(self.error_messages["banned"], code="banned")
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's log-in form, which says when the shared throttle refused an attempt."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        **ThrottledLoginMixin.error_messages,
+    }
+
+    @sensitive_variables()
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            if throttle.was_refused(self.request):
+                raise self.throttled_error() from None
+            raise

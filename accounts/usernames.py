@@ -13,7 +13,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from taki_site.text import refuse_invisible_characters
+
 MIN_LENGTH, MAX_LENGTH = 3, 20
+# The User model's column: accounts made before the 20-character rule may be this long.
+STORED_MAX_LENGTH = 150
 # \Z rather than $: "$" would let a trailing newline through.
 ALLOWED = re.compile(r"[A-Za-z0-9_-]+\Z")
 
@@ -32,6 +36,9 @@ def validate_username(name: str) -> None:
             code="too_long",
             params={"max": MAX_LENGTH},
         )
+    # ALLOWED refuses these too; asking first gives the clearer message, and keeps them out
+    # should ALLOWED ever admit more than ASCII.
+    refuse_invisible_characters(name)
     if not ALLOWED.match(name):
         raise ValidationError(
             _(

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts import throttle
 from accounts.forms import SignUpForm
 from accounts.usernames import find_user
 from games.services import stats
@@ -21,12 +22,18 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("games:home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not throttle.reserve_signup(request):
+            form.add_error(
+                None, _("Too many new accounts from your network. Please try again in an hour.")
+            )
+            return render(request, "accounts/signup.html", {"form": form})
         try:
             with transaction.atomic():
                 user = form.save()
         except IntegrityError:
             # Someone took the name (in another case) between the form's check and the save;
             # the database's unique index (migration 0001) caught it.
+            throttle.release_signup(request)
             form.add_error("username", _("That username was just taken. Please choose another."))
             return render(request, "accounts/signup.html", {"form": form})
         login(request, user)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import MAX_SEATS, MIN_SEATS
+from taki_site.text import refuse_invisible_characters
 
 # R23: the time limits a host may choose; "" is no limit, for games among friends.
 TURN_TIME_CHOICES = (
@@ -28,7 +29,10 @@ VISIBILITY_CHOICES = (
 
 
 class TableForm(forms.Form):
-    name = forms.CharField(label=_("Table name"), max_length=60)
+    # Shown to everyone in the lobby: no bidi overrides or zero-width look-alikes.
+    name = forms.CharField(
+        label=_("Table name"), max_length=60, validators=[refuse_invisible_characters]
+    )
     seat_count = forms.TypedChoiceField(
         label=_("Seats"),
         choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],

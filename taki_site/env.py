@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import copy
 import os
+import secrets
+import tempfile
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -25,8 +29,41 @@ CONN_MAX_AGE = 600
 REDIS_MAX_CONNECTIONS = 1000
 
 
-def env_str(name: str, default: str) -> str:
-    return os.environ.get(name, default)
+# Keys that have been public (in this repository's history): signing with one lets anyone forge
+# sessions and messages, so they are refused wherever they come from.
+PUBLIC_SECRET_KEYS = frozenset({"django-insecure-taki-online-development-key-not-for-servers"})
+
+
+def secret_key(from_environment: str | None, path: Path) -> str:
+    """SECRET_KEY: the environment's, or one made at random on first run and kept at ``path``.
+
+    The file is created complete or not at all (written aside, then hard-linked into place,
+    which fails if it exists), so processes starting at once all read the first one's key.
+
+    :raises ImproperlyConfigured: for a known public key, or an empty key file.
+    """
+    if from_environment:
+        if from_environment in PUBLIC_SECRET_KEYS:
+            raise ImproperlyConfigured("SECRET_KEY is a published key: choose a new random one")
+        return from_environment
+    if not path.exists():
+        _write_new_key(path)
+    key = path.read_text().strip()
+    if not key or key in PUBLIC_SECRET_KEYS:
+        raise ImproperlyConfigured(f"The secret key file {path} is empty or public: delete it")
+    return key
+
+
+def _write_new_key(path: Path) -> None:
+    descriptor, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(50) + "\n")
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process got there first: use its key
+    finally:
+        os.unlink(draft)
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -49,10 +86,72 @@ def parse_bool(name: str, raw: str) -> bool:
     raise ImproperlyConfigured(f"{name} must be one of 1/true/yes or 0/false/no, not {raw!r}")
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole number, at least ``minimum``.
+
+    :raises ImproperlyConfigured: for anything else ("10s", "-1", "1e3").
+    """
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return parse_int(name, raw, minimum)
+
+
+def parse_int(name: str, raw: str, minimum: int = 0) -> int:
+    text = raw.strip()
+    if not text.isascii() or not text.isdigit() or int(text) < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of at least {minimum}, not {raw!r}"
+        )
+    return int(text)
+
+
 def env_list(name: str, default: str) -> list[str]:
     """Read a comma-separated list, dropping blanks."""
     raw = os.environ.get(name, default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    """Read a comma-separated list of origins: ``https://host`` or ``http://host:port``.
+
+    :raises ImproperlyConfigured: for an item that is not a bare http(s) origin (a path, a
+        missing scheme or host), which Django would otherwise silently never match.
+    """
+    origins = env_list(name, "")
+    for origin in origins:
+        parts = urlsplit(origin)
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.netloc
+            or origin != (f"{parts.scheme}://{parts.netloc}")
+        ):
+            raise ImproperlyConfigured(
+                f"{name} must list origins like https://taki.example, not {origin!r}"
+            )
+    return origins
+
+
+def https_settings() -> dict[str, Any]:
+    """The settings for serving over HTTPS, usually behind a proxy that ends TLS.
+
+    All off by default, for `make run` on plain http://127.0.0.1:8000/.
+    """
+    behind_tls_proxy = env_bool("SECURE_PROXY_SSL_HEADER")
+    return {
+        "CSRF_TRUSTED_ORIGINS": env_origins("CSRF_TRUSTED_ORIGINS"),
+        # Only with a proxy that always sets (or strips) X-Forwarded-Proto: otherwise a client
+        # could send it and be taken for HTTPS.
+        "SECURE_PROXY_SSL_HEADER": (
+            ("HTTP_X_FORWARDED_PROTO", "https") if behind_tls_proxy else None
+        ),
+        "SECURE_SSL_REDIRECT": env_bool("SECURE_SSL_REDIRECT"),
+        "SESSION_COOKIE_SECURE": env_bool("SESSION_COOKIE_SECURE"),
+        "CSRF_COOKIE_SECURE": env_bool("CSRF_COOKIE_SECURE"),
+        "SECURE_HSTS_SECONDS": env_int("SECURE_HSTS_SECONDS", 0),
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS"),
+        "SECURE_HSTS_PRELOAD": env_bool("SECURE_HSTS_PRELOAD"),
+    }
 
 
 # SQLite has no row locks: select_for_update does nothing, and a second writer fails at once
@@ -112,7 +211,18 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": url, "max_connections": REDIS_MAX_CONNECTIONS}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": url,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                        # channels-redis waits for messages with blocking reads (BZPOPMIN) of
+                        # about 5 s; redis-py's 5 s read timeout can end one first, and the idle
+                        # socket's consumer then dies. Blocking reads carry their own timeout.
+                        "socket_timeout": None,
+                    }
+                ]
+            },
         }
     }
 

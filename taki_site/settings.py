@@ -8,22 +8,30 @@ channel layer, DEBUG off.
 import os
 from pathlib import Path
 
+from django.utils.csp import CSP
+
 from taki_site.env import (
     cache_config,
     channel_layers_config,
     database_config,
     env_bool,
+    env_int,
     env_list,
-    env_str,
+    https_settings,
+    secret_key,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# The fallback key is for local development only: anyone can read it here, so any server
-# reachable by others must set SECRET_KEY.
-SECRET_KEY = env_str("SECRET_KEY", "django-insecure-taki-online-development-key-not-for-servers")
+# Without SECRET_KEY, a random key made on first run and kept in .secret_key (git ignores it):
+# never a key anyone can read in the repository.
+SECRET_KEY = secret_key(os.environ.get("SECRET_KEY"), BASE_DIR / ".secret_key")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+# CSRF_TRUSTED_ORIGINS, SECURE_PROXY_SSL_HEADER, secure cookies, SSL redirect and HSTS: see
+# README.md ("Configuration") and taki_site.env.https_settings.
+globals().update(https_settings())
 
 INSTALLED_APPS = [
     # daphne first: it replaces runserver with an ASGI server that also speaks websockets.
@@ -42,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -52,6 +61,22 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# Scripts, styles and sockets from the site itself only: injected markup can run nothing, and a
+# page cannot be framed. No inline script or style anywhere: htmx is told not to inject its
+# indicator style (templates/base.html). 'self' covers the page's own ws:// or wss:// address in
+# CSP Level 3 browsers.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "object-src": [CSP.NONE],
+}
 
 ROOT_URLCONF = "taki_site.urls"
 
@@ -90,6 +115,10 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Usernames are unique ignoring case, and so is logging in (accounts/backends.py).
 AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+
+# New accounts a client address may make per hour (accounts/throttle.py). Players behind one
+# address (a school, a café) share it.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minimum=1)
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"

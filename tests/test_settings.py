@@ -7,6 +7,7 @@ from taki_site.env import (
     channel_layers_config,
     database_config,
     env_bool,
+    env_int,
     env_list,
 )
 
@@ -64,7 +65,11 @@ def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    {"address": "redis://127.0.0.1:6379/1", "max_connections": 1000},
+                    {
+                        "address": "redis://127.0.0.1:6379/1",
+                        "max_connections": 1000,
+                        "socket_timeout": None,
+                    },
                 ]
             },
         }
@@ -116,3 +121,17 @@ def test_the_cache_is_local_without_redis_and_shared_with_it() -> None:
 def test_a_cache_url_that_is_not_redis_is_refused() -> None:
     with pytest.raises(ImproperlyConfigured):
         cache_config("memcached://127.0.0.1:11211")
+
+
+def test_it_reads_a_whole_number(monkeypatch) -> None:
+    monkeypatch.setenv("SIGNUPS_PER_ADDRESS_PER_HOUR", " 25 ")
+
+    assert env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minimum=1) == 25
+
+
+@pytest.mark.parametrize("raw", ["", "ten", "10s", "-1", "0", "1e3", "٣"])
+def test_it_rejects_a_number_that_is_not_a_whole_number_in_range(monkeypatch, raw: str) -> None:
+    monkeypatch.setenv("SIGNUPS_PER_ADDRESS_PER_HOUR", raw)
+
+    with pytest.raises(ImproperlyConfigured, match="SIGNUPS_PER_ADDRESS_PER_HOUR"):
+        env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minimum=1)

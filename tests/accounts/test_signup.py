@@ -87,10 +87,11 @@ def test_it_rejects_passwords_that_differ(client: Client) -> None:
         ("dana.k", "Use only the letters"),
         ("adm\u0456n", "Use only the letters"),  # Cyrillic і
         ("\uff41\uff44\uff4d\uff49\uff4e", "Use only the letters"),  # full-width ａｄｍｉｎ
-        ("admin\u200b", "Use only the letters"),  # zero-width space
+        ("admin\u200b", "Use only visible characters"),  # zero-width space
+        ("\u202eadmin", "Use only visible characters"),  # right-to-left override
         ("jos\u00e9", "Use only the letters"),
-        ("da\nna", "Use only the letters"),
-        ("da\tna", "Use only the letters"),
+        ("da\nna", "Use only visible characters"),
+        ("da\tna", "Use only visible characters"),
         ("da\x00na", "Null characters"),
     ],
 )
