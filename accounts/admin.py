@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +15,7 @@ from django.utils.translation import ngettext
 
 from accounts.forms import AdminLoginForm, SignUpForm
 from accounts.usernames import validate_username
+from games.services import broadcast, tables
 
 User = get_user_model()
 
@@ -68,7 +70,14 @@ class PlayerAdmin(UserAdmin):
                 _("You cannot ban yourself or a superuser: they were left alone."),
                 messages.WARNING,
             )
-        count = queryset.exclude(pk__in=spared).update(is_active=False)
+        banned = list(queryset.exclude(pk__in=spared).filter(is_active=True))
+        with transaction.atomic():
+            count = queryset.filter(pk__in=[user.pk for user in banned]).update(is_active=False)
+            for user in banned:
+                # A bot takes their running seats and their open tables close; their sockets,
+                # opened before the ban, close too.
+                tables.withdraw_player(user)
+                broadcast.sessions_ended(user.pk)
         self.message_user(
             request,
             ngettext("%(count)d player banned.", "%(count)d players banned.", count)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +34,18 @@ ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
 # Tables whose latest view a process keeps (one entry per table with a socket here).
 VIEWS_KEPT = 4096
+# What one client may make the server do. An action frame is about 200 characters; a person
+# clicks a few times a second at most, a TAKI run card by card included.
+MAX_FRAME_CHARS = 4096
+MAX_FIELD_CHARS = 32
+ACTIONS_BURST = 20
+ACTIONS_PER_SECOND = 5.0
+SOCKETS_PER_PERSON_AND_TABLE = 5
+# Close codes. htmx's ws extension reconnects after 1006, 1011, 1012 and 1013 only, so a client
+# closed with these stays closed until the page is loaded again.
+CLOSE_FORBIDDEN = 4403
+CLOSE_SIGNED_OUT = 4401
+CLOSE_TOO_MANY = 4429
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -54,23 +67,71 @@ def action_payload(message: Any) -> dict[str, Any]:
     """The action fields of a ws-send form (all strings) as ``moves.submit_action`` takes
     them: empty fields dropped, ``version`` an int, ``last_card`` a bool.
 
-    :raises ServiceError: ``bad_request`` when it is not an object or has no usable version.
+    :raises ServiceError: ``bad_request`` when it is not an object, a field is not a short
+        string, or there is no usable version.
     """
     if not isinstance(message, dict):
-        raise ServiceError("bad_request", _("That request is not understood."))
+        raise _not_understood()
     payload: dict[str, Any] = {}
     for field in ACTION_FIELDS:
         value = message.get(field)
-        if value not in (None, ""):
-            payload[field] = value
-    if "last_card" in payload:
-        raw = payload["last_card"]
-        payload["last_card"] = raw is True or str(raw).lower() in TRUE_WORDS
-    try:
-        payload["version"] = int(message.get("version"))
-    except (TypeError, ValueError):
-        raise ServiceError("bad_request", _("That request is not understood.")) from None
+        if value in (None, ""):
+            continue
+        if field == "last_card" and value is True:
+            payload[field] = True
+            continue
+        if not isinstance(value, str) or len(value) > MAX_FIELD_CHARS:
+            raise _not_understood()
+        payload[field] = value.lower() in TRUE_WORDS if field == "last_card" else value
+    version = message.get("version")
+    if type(version) is int:
+        payload["version"] = version
+    elif isinstance(version, str) and version.isascii() and version.isdigit() and len(version) < 10:
+        payload["version"] = int(version)
+    else:
+        raise _not_understood()
     return payload
+
+
+def parse_frame(text: str) -> Any:
+    """A frame's JSON, refusing what no form sends: a frame too long to be one, NaN or
+    Infinity, nesting deep enough to exhaust the parser.
+
+    :raises ServiceError: ``bad_request``.
+    """
+    if len(text) > MAX_FRAME_CHARS:
+        raise _not_understood()
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        raise _not_understood() from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a form sends")
+
+
+def _not_understood() -> ServiceError:
+    return ServiceError("bad_request", _("That request is not understood."))
+
+
+class TokenBucket:
+    """``capacity`` actions at once, then ``rate`` a second: what one socket may send."""
+
+    def __init__(
+        self, capacity: float = ACTIONS_BURST, rate: float = ACTIONS_PER_SECOND, now=time.monotonic
+    ) -> None:
+        self.capacity, self.rate, self._now = capacity, rate, now
+        self.tokens, self.updated = capacity, now()
+
+    def take(self) -> bool:
+        now = self._now()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 class SharedReads[T]:
@@ -136,42 +197,56 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
+        self.bucket = TokenBucket()
+        self.counted = False
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         view = await self._open()
         if view is None:
-            await self.close(code=4403)
+            await self.close(code=CLOSE_FORBIDDEN)
             return
+        await self.accept()
+        if self._signed_in:
+            self.counted = True
+            sockets = await database_sync_to_async(broadcast.socket_opened)(
+                self.table_id, self.user
+            )
+            if sockets > SOCKETS_PER_PERSON_AND_TABLE:
+                await self.close(code=CLOSE_TOO_MANY, reason="too many sockets at this table")
+                return
+            await self.channel_layer.group_add(
+                broadcast.user_group(self.user.pk), self.channel_name
+            )
+            self._heartbeat = asyncio.ensure_future(self._keep_presence())
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         await self._push(view)
-        if self._signed_in:
-            await database_sync_to_async(broadcast.socket_opened)(self.table_id, self.user)
-            self._heartbeat = asyncio.ensure_future(self._keep_presence())
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "group"):
-            return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self._signed_in:
-            self._heartbeat.cancel()
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.counted:
+            if hasattr(self, "_heartbeat"):
+                self._heartbeat.cancel()
+                await self.channel_layer.group_discard(
+                    broadcast.user_group(self.user.pk), self.channel_name
+                )
             await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            await self.close(code=CLOSE_TOO_MANY, reason="too many messages")
+            return
         try:
             await self._submit(text_data or "")
         except ServiceError as error:
-            with translation.override(self.language):
-                words = error.message
-                if error.code == "stale":
-                    words = _(
-                        "That move was made against an old position — the table has been refreshed."
-                    )
-            # To this socket only, with the table as it stands now.
-            view = await database_sync_to_async(presenters.read_table)(self.table_id)
-            await self._push(view, words)
+            await self._refuse(error)
         # On success the broadcast after commit (table.update) brings the new table here too.
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        """The person logged out, changed their password or was banned: this socket no longer
+        speaks for them."""
+        await self.close(code=CLOSE_SIGNED_OUT, reason="signed out")
 
     async def table_update(self, message: dict[str, Any]) -> None:
         version = message.get("version")
@@ -212,15 +287,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         :raises ServiceError: the refusal, its message in the visitor's language.
         """
         with translation.override(self.language):
-            try:
-                payload = action_payload(json.loads(text))
-            except ValueError:  # not JSON
-                raise ServiceError("bad_request", _("That request is not understood.")) from None
+            payload = action_payload(parse_frame(text))
             if not self._signed_in:
                 raise ServiceError("not_seated", _("Log in and take a seat to play."))
             if payload["version"] < known_versions.get(self.table_id, -1):
                 raise ServiceError("stale", "")
-            await database_sync_to_async(moves.submit_action)(self.table_id, self.user, payload)
+            await database_sync_to_async(self._submit_as_session_user)(payload)
+
+    def _submit_as_session_user(self, payload: dict[str, Any]) -> None:
+        """Apply the action if the log-in this socket was opened with still stands (the socket
+        outlives a log-out in another tab, and the scope's user is as it was then)."""
+        session = self.scope.get("session")
+        if session is not None and not (
+            session.session_key and session.exists(session.session_key)
+        ):
+            raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
+        moves.submit_action(self.table_id, self.user, payload)
+
+    async def _refuse(self, error: ServiceError) -> None:
+        """Tell this socket alone why its request was refused, with the table as it stands."""
+        with translation.override(self.language):
+            words = error.message
+            if error.code == "stale":
+                words = _(
+                    "That move was made against an old position — the table has been refreshed."
+                )
+        view = await database_sync_to_async(presenters.read_table)(self.table_id)
+        await self._push(view, words)
 
     async def _push(self, view: TableView, flash: str = "") -> None:
         with translation.override(self.language):

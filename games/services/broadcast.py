@@ -25,6 +25,18 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def user_group(user_id: int) -> str:
+    """The group of every socket one person has open, wherever they are."""
+    return f"user-{user_id}"
+
+
+def sessions_ended(user_id: int) -> None:
+    """After commit, close every socket of the person: they logged out, changed their password
+    or were banned, and a socket opened before must not act for them any longer."""
+    message = {"type": "user.signed_out"}
+    transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
+
+
 def table_changed(table_id: int, version: int | None = None) -> None:
     """After commit, tell the table's sockets to draw it again.
 
@@ -54,9 +66,10 @@ PRESENCE_TTL = 90
 PRESENCE_REFRESH = 30
 
 
-def socket_opened(table_id: int, user: AbstractBaseUser) -> None:
-    """One more socket of ``user`` at the table; the table's seats are drawn again for everyone
-    only when it is their first (a second tab changes nothing that anyone sees)."""
+def socket_opened(table_id: int, user: AbstractBaseUser) -> int:
+    """One more socket of ``user`` at the table; return how many they now have there. The
+    table's seats are drawn again for everyone only when it is their first (a second tab
+    changes nothing that anyone sees)."""
     key = _presence_key(table_id, user.pk)
     if cache.add(key, 1, PRESENCE_TTL):
         count = 1
@@ -69,6 +82,7 @@ def socket_opened(table_id: int, user: AbstractBaseUser) -> None:
         cache.touch(key, PRESENCE_TTL)
     if count == 1:
         _presence_changed(table_id)
+    return count
 
 
 def socket_closed(table_id: int, user: AbstractBaseUser) -> None:

@@ -1,0 +1,162 @@
+"""The table socket against a hostile client: malformed frames, floods, too many sockets, and
+sockets that outlive the log-in they were opened with."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.models import Session
+from django.test import Client
+from django.urls import reverse
+
+from games import consumers
+from games.models import Game, Seat
+from games.routing import websocket_urlpatterns
+from tests.games.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(make_table, bob, rig):
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    rig(table, [ALICE_HAND, BOB_HAND], leading="red:5", first_player=0)
+    return table
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "draw", "version": Infinity}',
+        '{"type": "draw", "version": NaN}',
+        '{"type": {"a": 1}, "version": "0"}',
+        '{"type": ["draw"], "version": "0"}',
+        '{"type": "play", "card": ["red:7"], "version": "0"}',
+        '{"type": "draw", "version": 1e400}',
+        '{"type": "draw", "version": "99999999999999999999"}',
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps({"type": "draw", "version": "0", "HEADERS": {"x": "y" * 10_000}}),
+    ],
+)
+async def test_a_hostile_frame_is_refused_and_the_socket_lives_on(table, alice, frame) -> None:
+    socket = await connect(table, alice)
+    await latest(socket)
+
+    await socket.send_to(text_data=frame)
+
+    assert "That request is not understood." in await latest(socket)
+    assert await game_state(table) == (0, 0)
+    # The socket still works: a good move goes through.
+    await socket.send_to(text_data=json.dumps({"type": "draw", "version": "0"}))
+    await latest(socket)
+    assert await game_state(table) == (1, 1)
+    await socket.disconnect()
+
+
+async def test_a_flood_of_frames_closes_the_socket_with_4429(table, alice) -> None:
+    socket = await connect(table, alice)
+    await latest(socket)
+
+    stale = json.dumps({"type": "draw", "version": "7"})
+    for _ in range(consumers.ACTIONS_BURST + 5):
+        await socket.send_to(text_data=stale)
+
+    closed = None
+    for _ in range(200):
+        output = await socket.receive_output(timeout=1)
+        if output["type"] == "websocket.close":
+            closed = output
+            break
+    assert closed == {
+        "type": "websocket.close",
+        "code": consumers.CLOSE_TOO_MANY,
+        "reason": "too many messages",
+    }
+    assert await game_state(table) == (0, 0)
+
+
+async def test_a_person_may_not_open_more_than_a_few_sockets_at_one_table(table, alice) -> None:
+    sockets = [await connect(table, alice) for _ in range(consumers.SOCKETS_PER_PERSON_AND_TABLE)]
+
+    one_too_many = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
+    )
+    one_too_many.scope["user"] = alice
+    connected, _ = await one_too_many.connect()
+
+    assert connected
+    output = await one_too_many.receive_output(timeout=1)
+    assert (output["type"], output["code"]) == ("websocket.close", consumers.CLOSE_TOO_MANY)
+    for socket in sockets:
+        await socket.disconnect()
+    # The refused socket does not count: a new one may open again.
+    again = await connect(table, alice)
+    await again.disconnect()
+
+
+async def signed_in_socket(table, user) -> tuple[WebsocketCommunicator, Client]:
+    """A socket opened the way a browser opens it: with the session cookie of a log-in."""
+    client = Client()
+    await database_sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    socket = WebsocketCommunicator(
+        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        f"/ws/tables/{table.pk}/",
+        headers=[(b"cookie", cookie)],
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    await latest(socket)
+    return socket, client
+
+
+async def closed_with(socket: WebsocketCommunicator) -> int | None:
+    for _ in range(50):
+        output = await socket.receive_output(timeout=1)
+        if output["type"] == "websocket.close":
+            return output["code"]
+    return None
+
+
+async def test_logging_out_closes_the_sockets_opened_before(table, alice) -> None:
+    socket, client = await signed_in_socket(table, alice)
+
+    await database_sync_to_async(client.post)(reverse("accounts:logout"))
+
+    assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
+
+
+async def test_a_socket_whose_log_in_ended_cannot_act(table, alice) -> None:
+    socket, _client = await signed_in_socket(table, alice)
+    # The session ends without a log-out signal (it expired, or was flushed elsewhere).
+    await Session.objects.all().adelete()
+
+    await socket.send_to(text_data=json.dumps({"type": "draw", "version": "0"}))
+
+    assert "You have been logged out" in await latest(socket)
+    assert await game_state(table) == (0, 0)
+    await socket.disconnect()
+
+
+async def test_a_ban_closes_the_players_sockets_and_a_bot_takes_their_seat(
+    table, alice, bob, moderator
+) -> None:
+    socket, _client = await signed_in_socket(table, bob)
+    admin = Client()
+    await database_sync_to_async(admin.force_login)(moderator)
+
+    await database_sync_to_async(admin.post)(
+        reverse("admin:auth_user_changelist"),
+        {"action": "ban", "_selected_action": [bob.pk]},
+    )
+
+    assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
+    seat = await Seat.objects.aget(table=table, position=1)
+    assert (seat.user_id, seat.bot, seat.replaced_user_id) == (None, "greedy", bob.pk)
+    game = await Game.objects.select_related("table").aget(table=table)
+    assert game.table.status == "playing"  # alice plays on, against the bot
