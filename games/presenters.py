@@ -28,9 +28,11 @@ COLOR_ORDER = ("red", "yellow", "green", "blue")
 RECENT_MOVES = 12  # moves shown in the table's "what happened"
 
 
-def lobby_context() -> dict[str, Any]:
-    """What ``games/partials/lobby_tables.html`` draws: the open public tables."""
-    return {"lobby_tables": tables.lobby_tables()}
+def lobby_context(page: int = 1) -> dict[str, Any]:
+    """What ``games/partials/lobby_tables.html`` draws: a page of the open public tables."""
+    pages = tables.lobby_pages()
+    page = min(page, pages)
+    return {"lobby_tables": tables.lobby_tables(page), "lobby_page": page, "lobby_pages": pages}
 
 
 @dataclass(frozen=True)
@@ -38,11 +40,13 @@ class LobbyView:
     """The open public tables, read once per change for every lobby socket of a process."""
 
     lobby_tables: list[Table]
+    lobby_pages: int
     rendered: dict[tuple[str, bool], str] = field(default_factory=dict, repr=False)
 
 
 def read_lobby() -> LobbyView:
-    return LobbyView(lobby_tables=tables.lobby_tables())
+    """The lobby's first page, the one its socket keeps live."""
+    return LobbyView(lobby_tables=tables.lobby_tables(), lobby_pages=tables.lobby_pages())
 
 
 def lobby_fragment(view: LobbyView, user: Any) -> str:
@@ -51,7 +55,12 @@ def lobby_fragment(view: LobbyView, user: Any) -> str:
     key = (translation.get_language() or "", bool(user is not None and user.is_authenticated))
     html = view.rendered.get(key)
     if html is None:
-        context = {"lobby_tables": view.lobby_tables, "user": user}
+        context = {
+            "lobby_tables": view.lobby_tables,
+            "lobby_page": 1,
+            "lobby_pages": view.lobby_pages,
+            "user": user,
+        }
         html = render_to_string("games/partials/lobby_tables.html", context)
         view.rendered[key] = html
     return html

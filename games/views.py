@@ -97,11 +97,15 @@ def _change_table(
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "games/lobby.html",
-        {**lobby_context(), "lobby_socket": "/ws/lobby/"},
-    )
+    """The lobby: the newest open tables, live; older ones on further pages, as they were."""
+    try:
+        page = max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        page = 1
+    context = lobby_context(page)
+    if page == 1:
+        context["lobby_socket"] = "/ws/lobby/"
+    return render(request, "games/lobby.html", context)
 
 
 @login_required

@@ -20,8 +20,14 @@ from games.services import broadcast
 from games.services.access import invite_matches
 from games.services.errors import ServiceError
 from games.services.moves import replace_by_bot, schedule
+from taki_site.text import has_invisible_characters
 
 User = AbstractBaseUser
+
+# Open tables one person may host at once: enough to wait at a few, too few to flood the lobby.
+MAX_OPEN_TABLES_PER_HOST = 3
+# Rows of the lobby: the newest open tables (older ones on further pages).
+LOBBY_ROWS = 50
 
 
 def create_table(
@@ -37,12 +43,18 @@ def create_table(
 ) -> Table:
     """Open a table. The host takes seat 0; the last ``bot_seats`` seats go to bots.
 
-    :raises ServiceError: ``bad_request`` for a blank name, a seat count outside 2–10 (R3), more
-        bots than free seats, an unknown bot or a turn time that is not positive.
+    :raises ServiceError: ``bad_request`` for a blank name or one with invisible characters, a
+        seat count outside 2–10 (R3), more bots than free seats, an unknown bot or a turn time
+        that is not positive; ``forbidden`` when the host already hosts
+        ``MAX_OPEN_TABLES_PER_HOST`` open tables.
     """
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad_request", _("Give the table a name."))
+    if has_invisible_characters(name):
+        raise ServiceError(
+            "bad_request", _("Names cannot contain invisible or control characters.")
+        )
     if not MIN_SEATS <= seat_count <= MAX_SEATS:
         raise ServiceError("bad_request", _("A table has 2 to 10 seats."))
     if not 0 <= bot_seats < seat_count:
@@ -52,14 +64,31 @@ def create_table(
     if turn_seconds is not None and turn_seconds <= 0:
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
     with transaction.atomic():
-        table = Table.objects.create(
+        # Serialise one host's table openings, so two at once cannot both pass the count.
+        type(host).objects.select_for_update().filter(pk=host.pk).first()
+        hosted = Table.objects.filter(host=host, status=Table.Status.OPEN).count()
+        if hosted >= MAX_OPEN_TABLES_PER_HOST:
+            raise ServiceError(
+                "forbidden",
+                _("You already host %(count)d open tables: start or close one first.")
+                % {"count": hosted},
+            )
+        return _open_table(
+            host,
             name=name[:60],
-            host=host,
             seat_count=seat_count,
             tournament=tournament,
             turn_seconds=turn_seconds,
             public=public,
+            bot_seats=bot_seats,
+            bot_kind=bot_kind,
         )
+
+
+def _open_table(host: User, *, seat_count: int, bot_seats: int, bot_kind: str, **fields) -> Table:
+    """Create the table and its seats: the host on seat 0, bots on the last ``bot_seats``."""
+    with transaction.atomic():
+        table = Table.objects.create(host=host, seat_count=seat_count, **fields)
         first_bot = seat_count - bot_seats
         Seat.objects.bulk_create(
             Seat(
@@ -174,6 +203,20 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
     return seat
 
 
+def withdraw_player(user: User) -> None:
+    """A banned player leaves every table at once: a bot takes each of their running seats (as
+    after leaving, so an untimed game does not wait for them for ever), their waiting seats are
+    freed, and the open tables they host are closed and leave the lobby."""
+    seated = Seat.objects.filter(
+        user=user, table__status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+    ).values_list("table_id", flat=True)
+    for table_id in list(seated):
+        leave_table(table_id, user)
+    hosted = Table.objects.filter(host=user, status=Table.Status.OPEN).values_list("pk", flat=True)
+    for table_id in list(hosted):
+        abort_table(table_id)
+
+
 def abort_table(table_id: int) -> bool:
     """Stop a table for good (moderation): status aborted, nothing more due. False if it was
     already finished or aborted.
@@ -217,8 +260,12 @@ def play_against_bots(
     """
     if not 1 <= opponents <= MAX_SEATS - 1:
         raise ServiceError("bad_request", _("Play against 1 to 9 bots."))
+    if bot_kind not in BOTS:
+        raise ServiceError("bad_request", _("There is no such bot."))
     with transaction.atomic():
-        table = create_table(
+        # Started at once and private: it never waits in the lobby, so the cap on open tables
+        # does not apply.
+        table = _open_table(
             user,
             name=_("%(username)s vs bots") % {"username": user.get_username()},
             seat_count=opponents + 1,
@@ -233,9 +280,17 @@ def play_against_bots(
     return table
 
 
-def lobby_tables() -> list[Table]:
-    """The open public tables, newest first, each with ``seats_taken`` (people and bots)."""
-    return list(_open_public_tables())
+def lobby_tables(page: int = 1) -> list[Table]:
+    """The ``LOBBY_ROWS`` open public tables of ``page``, newest first, each with
+    ``seats_taken`` (people and bots)."""
+    start = (max(page, 1) - 1) * LOBBY_ROWS
+    return list(_open_public_tables()[start : start + LOBBY_ROWS])
+
+
+def lobby_pages() -> int:
+    """How many pages of ``LOBBY_ROWS`` the open public tables fill (at least one)."""
+    count = Table.objects.filter(status=Table.Status.OPEN, public=True).count()
+    return max(1, -(-count // LOBBY_ROWS))
 
 
 def _lock_table(table_id: int) -> Table:
