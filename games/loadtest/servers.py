@@ -17,6 +17,7 @@ SETTINGS_MODULE = "games.loadtest.settings"
 SITE_APP = "taki_site.asgi:application"
 CEILING_APP = "games.loadtest.ceiling:application"
 START_TIMEOUT = 30.0
+STOP_GRACE = 10.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -65,12 +66,13 @@ class DaphneGroup:
         try:
             self.start()
         except BaseException:
-            self.stop()
+            self.stop(grace=2.0)
             raise
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        # After a failure or Ctrl-C, nothing is left to finish cleanly: do not wait long.
+        self.stop(grace=STOP_GRACE if exc_type is None else 2.0)
 
     @property
     def urls(self) -> list[str]:
@@ -117,14 +119,16 @@ class DaphneGroup:
         """CPU time used so far by all the processes (user + system)."""
         return sum(cpu_seconds(process.pid) for process in self.processes)
 
-    def stop(self) -> None:
-        """SIGTERM (Daphne's graceful shutdown), then SIGKILL for any that linger."""
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """SIGTERM (Daphne's graceful shutdown), then SIGKILL for any still there after
+        ``grace`` seconds."""
         for process in self.processes:
             if process.poll() is None:
                 process.terminate()
+        deadline = time.monotonic() + grace
         for process in self.processes:
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 process.kill()
                 with contextlib.suppress(subprocess.TimeoutExpired):

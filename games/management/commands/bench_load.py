@@ -106,9 +106,19 @@ class Command(BaseCommand):
                 report = run(load, Path(logs), lambda line: self.stderr.write(line))
             except ServerError as error:
                 raise CommandError(str(error)) from None
+            except KeyboardInterrupt:
+                raise CommandError("interrupted: the servers are stopped", returncode=130) from None
+            except Exception:
+                self._show_server_logs(Path(logs))  # the server's side of what went wrong
+                raise
         for line in report.lines():
             self.stdout.write(line)
         if json_path is not None:
             json_path.write_text(json.dumps(report.as_dict(), indent=2) + "\n")
         if not report.verification["ok"]:
             raise CommandError("verification failed")
+
+    def _show_server_logs(self, folder: Path) -> None:
+        for log in sorted(folder.glob("daphne-*.log")):
+            self.stderr.write(f"--- {log.name} (last lines)")
+            self.stderr.write("\n".join(log.read_text(errors="replace").splitlines()[-40:]))
