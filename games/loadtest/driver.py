@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aiohttp
+from yarl import URL
 
 from games.loadtest.fragments import Payload, Push, read_push
 from games.loadtest.stats import SiteCounters, Window
@@ -137,9 +138,7 @@ class Client:
     async def post(self, path: str, data: dict[str, str] | None = None) -> str:
         """POST a form as the browser would (CSRF token from the cookie); return where the
         site redirects to."""
-        csrf = self.session.cookie_jar.filter_cookies(self.session._build_url(path)).get(
-            "csrftoken"
-        )
+        csrf = self.session.cookie_jar.filter_cookies(URL(self.base_url)).get("csrftoken")
         if csrf is None:
             raise LoadError(f"{self.username} has no CSRF cookie")
         form = {**(data or {}), "csrfmiddlewaretoken": csrf.value}

@@ -14,7 +14,6 @@ from pathlib import Path
 import aiohttp
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import MD5PasswordHasher
-from django.db.models import Q
 
 from games.loadtest.driver import Client, RelayGroup, TableGroup, Think
 from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup
@@ -205,7 +204,7 @@ def _ms(seconds: float | None) -> float | None:
 def verify(names: list[str], counters: SiteCounters) -> Verification:
     """Check the run against the database: every game verifies, every acknowledged move is
     logged once and nothing else is, and every doubled click's second copy was refused."""
-    games = list(Game.objects.filter(Q(table__host__username__in=names)))
+    games = list(Game.objects.filter(table__host__username__in=names))
     check = Verification(
         games=len(games),
         games_verified=sum(verify_game(game) for game in games),
