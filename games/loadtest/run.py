@@ -1,0 +1,234 @@
+"""One benchmark run: servers up, users made, site driven, ceiling driven, figures checked."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiohttp
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import MD5PasswordHasher
+
+from games.loadtest.driver import Client, RelayGroup, TableGroup, Think
+from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup
+from games.loadtest.stats import Report, SiteCounters, Verification, Window, percentile
+from games.models import Game, Move
+
+PASSWORD = "load-test-password"  # throwaway users on a throwaway database
+SETUP_TIMEOUT = 300.0  # logging in and opening the first tables
+STALL_SECONDS = 5.0  # a table whose game has not moved for this long (plus think time) is stuck
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    tables: int = 50
+    players: int = 2
+    spectators: int = 1
+    think: Think = Think()
+    seconds: float = 20.0
+    warmup: float = 5.0
+    processes: int = 1
+    ceiling: bool = True
+    seed: int = 1
+
+    @property
+    def clients_per_table(self) -> int:
+        return self.players + self.spectators
+
+
+def verify_game(game: Game) -> bool:
+    """The site's own check of a game (its log replays to its snapshot; the digests chain).
+    Imported here, in one place, so that its home in the services can move."""
+    from games.services import verify_game as site_verify_game
+
+    return site_verify_game(game)
+
+
+def create_users(options: LoadOptions) -> list[str]:
+    """One user per client, made directly in the database (they log in through the site).
+
+    The password hash is computed once and shared: the benchmark's server settings use the MD5
+    hasher (see games.loadtest.settings), which checks it in microseconds.
+    """
+    prefix = "ld" + secrets.token_hex(3)  # a fresh name space per run: 8 + "-" + index
+    names = [f"{prefix}-{index}" for index in range(options.tables * options.clients_per_table)]
+    password = MD5PasswordHasher().encode(PASSWORD, MD5PasswordHasher().salt())
+    User = get_user_model()
+    User.objects.bulk_create(User(username=name, password=password) for name in names)
+    return names
+
+
+def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Report:
+    """Run the benchmark and return its report (verification included)."""
+    names = create_users(options)
+    say(f"{len(names)} users; serving the site with {options.processes} Daphne process(es)")
+    with DaphneGroup(SITE_APP, options.processes, log_dir, "site") as site:
+        counters, window, cpu = asyncio.run(_drive_site(options, site, names, say))
+        site.check_alive()
+    report = _site_report(options, counters, window, cpu)
+    if options.ceiling:
+        say("ceiling: a trivial relay consumer on the same stack")
+        with DaphneGroup(CEILING_APP, options.processes, log_dir, "ceiling") as ceiling:
+            messages, pushes, ceiling_seconds = asyncio.run(_drive_ceiling(options, ceiling.urls))
+            ceiling.check_alive()
+        report.ceiling_messages = messages
+        report.ceiling_messages_per_second = messages / ceiling_seconds
+        report.ceiling_pushes_per_second = pushes / ceiling_seconds
+        if messages:
+            report.ceiling_push_share = pushes / (messages * options.clients_per_table)
+        if report.ceiling_messages_per_second:
+            report.share_of_ceiling = report.moves_per_second / report.ceiling_messages_per_second
+    verification = verify(names, counters)
+    if options.ceiling and not report.ceiling_messages:
+        verification.problems.append("the ceiling relayed no message")
+    report.verification = {**asdict(verification), "ok": verification.ok}
+    return report
+
+
+async def _drive_site(
+    options: LoadOptions, site: DaphneGroup, names: list[str], say: Callable[[str], None]
+) -> tuple[SiteCounters, Window, float]:
+    counters = SiteCounters()
+    rng = random.Random(options.seed)
+    connector = aiohttp.TCPConnector(limit=0)
+    urls = site.urls
+    clients = [
+        Client(
+            name,
+            urls[index % len(urls)],
+            connector,
+            counters,
+            random.Random(rng.random()),
+            options.think,
+        )
+        for index, name in enumerate(names)
+    ]
+    try:
+        started = time.monotonic()
+        limit = asyncio.Semaphore(8)
+
+        async def log_in(client: Client) -> None:
+            async with limit:
+                await client.log_in(PASSWORD)
+
+        await asyncio.wait_for(asyncio.gather(*map(log_in, clients)), SETUP_TIMEOUT)
+        say(f"logged in {len(clients)} clients in {time.monotonic() - started:.1f} s")
+        size = options.clients_per_table
+        groups = [
+            TableGroup(
+                clients[at : at + options.players], clients[at + options.players : at + size]
+            )
+            for at in range(0, len(clients), size)
+        ]
+        async with asyncio.TaskGroup() as tasks:
+            for group in groups:
+                tasks.create_task(group.run(counters))
+            ready = asyncio.gather(*(group.ready.wait() for group in groups))
+            await asyncio.wait_for(ready, SETUP_TIMEOUT)
+            window = Window.after(options.warmup, options.seconds)
+            for client in clients:
+                client.window = window
+            say(
+                f"{len(groups)} tables playing; warm-up {options.warmup:g} s, then "
+                f"{options.seconds:g} s measured"
+            )
+            await asyncio.sleep(max(0.0, window.start - time.monotonic()))
+            cpu_start = site.cpu_seconds()
+            await asyncio.sleep(max(0.0, window.end - time.monotonic()))
+            cpu = site.cpu_seconds() - cpu_start
+            stall = STALL_SECONDS + 2 * options.think.high
+            now = time.monotonic()
+            counters.stalled_tables = sum(now - group.last_progress > stall for group in groups)
+            for group in groups:
+                group.stop.set()
+    finally:
+        await asyncio.gather(*(client.close() for client in clients))
+        await connector.close()
+    return counters, window, cpu
+
+
+async def _drive_ceiling(options: LoadOptions, urls: list[str]) -> tuple[int, int, float]:
+    """Relayed messages and pushes in the ceiling's measured window, and its length."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        groups = [
+            RelayGroup(index, urls[index % len(urls)], options.clients_per_table, options.players)
+            for index in range(options.tables)
+        ]
+        window = Window.after(options.warmup, options.seconds)
+        async with asyncio.TaskGroup() as tasks:
+            for group in groups:
+                tasks.create_task(group.run(session, window))
+    messages = sum(group.messages for group in groups)
+    return messages, sum(group.pushes for group in groups), window.seconds
+
+
+def _site_report(
+    options: LoadOptions, counters: SiteCounters, window: Window, cpu: float
+) -> Report:
+    start = datetime.fromtimestamp(window.wall_start, UTC)
+    end = datetime.fromtimestamp(window.wall_start + window.seconds, UTC)
+    moves = Move.objects.filter(
+        source=Move.Source.PLAYER, created_at__gte=start, created_at__lt=end
+    ).count()
+    samples = counters.round_trips
+    return Report(
+        options={**asdict(options), "think": f"{options.think.low:g}-{options.think.high:g}"},
+        seconds=window.seconds,
+        moves=moves,
+        moves_per_second=moves / window.seconds,
+        round_trip_ms={
+            "p50": _ms(percentile(samples, 0.50)),
+            "p95": _ms(percentile(samples, 0.95)),
+            "p99": _ms(percentile(samples, 0.99)),
+            "samples": len(samples),
+        },
+        pushes=counters.window_pushes,
+        pushes_per_second=counters.window_pushes / window.seconds,
+        server_cpu_seconds=cpu,
+        server_cpu_ms_per_move=cpu * 1000 / moves if moves else None,
+        games_started=counters.games_started,
+        games_finished=counters.games_finished,
+    )
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1000
+
+
+def verify(names: list[str], counters: SiteCounters) -> Verification:
+    """Check the run against the database: every game verifies, every acknowledged move is
+    logged once and nothing else is, and every doubled click's second copy was refused."""
+    games = list(Game.objects.filter(table__host__username__in=names))
+    check = Verification(
+        games=len(games),
+        games_verified=sum(verify_game(game) for game in games),
+        moves_logged=Move.objects.filter(game__in=games, source=Move.Source.PLAYER).count(),
+        moves_acknowledged=counters.acknowledged,
+        doubled=counters.doubled,
+        doubled_refused=counters.doubled_refused,
+        unresolved=counters.unresolved,
+        stalled_tables=counters.stalled_tables,
+    )
+    if not games or check.moves_logged == 0:
+        check.problems.append("no move was played")
+    if check.games_verified != check.games:
+        check.problems.append(f"{check.games - check.games_verified} games do not verify")
+    if check.moves_logged != check.moves_acknowledged:
+        check.problems.append(
+            f"{check.moves_logged} moves logged but {check.moves_acknowledged} acknowledged"
+        )
+    if check.doubled_refused != check.doubled:
+        check.problems.append(
+            f"{check.doubled - check.doubled_refused} doubled clicks were not refused"
+        )
+    if check.stalled_tables:
+        check.problems.append(f"{check.stalled_tables} tables stalled (a push never came)")
+    if check.unresolved:
+        check.problems.append(f"{check.unresolved} moves were never answered")
+    return check

@@ -1,0 +1,136 @@
+"""Daphne processes for the benchmark: started on free loopback ports, measured, always stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS_MODULE = "games.loadtest.settings"
+SITE_APP = "taki_site.asgi:application"
+CEILING_APP = "games.loadtest.ceiling:application"
+START_TIMEOUT = 30.0
+STOP_GRACE = 10.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class ServerError(RuntimeError):
+    """A Daphne process did not start, or died."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env() -> dict[str, str]:
+    """The caller's environment (DATABASE_URL, REDIS_URL, ...) with DEBUG off and the
+    benchmark's settings module (the site's, with a fast password hasher)."""
+    return {
+        **os.environ,
+        "DEBUG": "0",
+        "PYTHONUNBUFFERED": "1",
+        "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE,
+    }
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, from /proc/<pid>/stat (fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # The command name (field 2) may hold spaces: split after its closing parenthesis.
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+class DaphneGroup:
+    """``count`` Daphne processes serving ``app``, each on its own port; a context manager
+    that stops them all on the way out, whatever happened (Ctrl-C included)."""
+
+    def __init__(self, app: str, count: int, log_dir: Path, name: str) -> None:
+        self.app = app
+        self.count = count
+        self.log_dir = log_dir
+        self.name = name
+        self.ports: list[int] = []
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def __enter__(self) -> DaphneGroup:
+        try:
+            self.start()
+        except BaseException:
+            self.stop(grace=2.0)
+            raise
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        # After a failure or Ctrl-C, nothing is left to finish cleanly: do not wait long.
+        self.stop(grace=STOP_GRACE if exc_type is None else 2.0)
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
+
+    def start(self) -> None:
+        env = server_env()
+        for index in range(self.count):
+            port = free_port()
+            log = (self.log_dir / f"daphne-{self.name}-{index}.log").open("ab")
+            command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            process = subprocess.Popen(
+                [*command, self.app], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+            log.close()  # the child holds its own copy
+            self.ports.append(port)
+            self.processes.append(process)
+        for index, url in enumerate(self.urls):
+            self._wait_until_up(index, url)
+
+    def _wait_until_up(self, index: int, url: str) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                return
+            except urllib.error.HTTPError:
+                return  # it answers (the ceiling has no pages: 404 is fine)
+            except OSError:
+                if self.processes[index].poll() is not None or time.monotonic() > deadline:
+                    log = self.log_dir / f"daphne-{self.name}-{index}.log"
+                    raise ServerError(
+                        f"Daphne ({self.app}) did not start:\n{log.read_text()}"
+                    ) from None
+                time.sleep(0.1)
+
+    def check_alive(self) -> None:
+        for index, process in enumerate(self.processes):
+            if process.poll() is not None:
+                log = self.log_dir / f"daphne-{self.name}-{index}.log"
+                raise ServerError(f"Daphne ({self.app}) died:\n{log.read_text()[-3000:]}")
+
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by all the processes (user + system)."""
+        return sum(cpu_seconds(process.pid) for process in self.processes)
+
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """SIGTERM (Daphne's graceful shutdown), then SIGKILL for any still there after
+        ``grace`` seconds."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + grace
+        for process in self.processes:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=5)
+        self.processes = []

@@ -1,0 +1,141 @@
+"""The benchmark's counters and figures.
+
+Counters for the whole run (warm-up included) feed the verification, which must account for
+every frame sent; counters for the measured window feed the rates.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Window:
+    """The measured window, in ``time.monotonic()`` seconds, and its wall-clock start."""
+
+    start: float
+    end: float
+    wall_start: float  # time.time() at ``start``: the server stamps moves in wall-clock time
+
+    @classmethod
+    def after(cls, warmup: float, seconds: float) -> Window:
+        now, wall = time.monotonic(), time.time()
+        return cls(start=now + warmup, end=now + warmup + seconds, wall_start=wall + warmup)
+
+    def __contains__(self, moment: float) -> bool:
+        return self.start <= moment < self.end
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+
+@dataclass
+class SiteCounters:
+    """What the simulated clients did and saw."""
+
+    sent: int = 0  # action frames sent (both copies of a doubled click)
+    refused: int = 0  # pushes whose #flash has text: one per refused frame
+    doubled: int = 0  # clicks sent twice
+    doubled_refused: int = 0  # ... whose second copy was seen refused
+    pushes: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    unresolved: int = 0  # frames still without an answer when the clients stopped
+    stalled_tables: int = 0  # tables whose game had not moved for a while when the run stopped
+    window_pushes: int = 0
+    window_acknowledged: int = 0
+    round_trips: list[float] = field(default_factory=list)  # seconds, sends in the window
+
+    @property
+    def acknowledged(self) -> int:
+        return self.sent - self.refused
+
+
+def percentile(samples: list[float], share: float) -> float | None:
+    """The nearest-rank percentile (``share`` in 0..1) of ``samples``, or None if empty."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(share * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Verification:
+    games: int = 0
+    games_verified: int = 0
+    moves_logged: int = 0  # Move rows with source "player"
+    moves_acknowledged: int = 0
+    doubled: int = 0
+    doubled_refused: int = 0
+    unresolved: int = 0
+    stalled_tables: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class Report:
+    """Everything ``bench_load`` prints, and writes with ``--json``."""
+
+    options: dict[str, Any]
+    seconds: float
+    moves: int  # moves applied by the site in the window (Move rows, source "player")
+    moves_per_second: float
+    round_trip_ms: dict[str, float | None]
+    pushes: int
+    pushes_per_second: float
+    server_cpu_seconds: float
+    server_cpu_ms_per_move: float | None
+    games_started: int
+    games_finished: int
+    ceiling_messages: int | None = None
+    ceiling_messages_per_second: float | None = None
+    ceiling_pushes_per_second: float | None = None
+    ceiling_push_share: float | None = None  # pushes seen / (messages x sockets per group)
+    share_of_ceiling: float | None = None
+    verification: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        """The report in words, one figure a line."""
+        rtt = self.round_trip_ms
+
+        def ms(value: float | None) -> str:
+            return "-" if value is None else f"{value:,.1f} ms"
+
+        cpu = self.server_cpu_ms_per_move
+        lines = [
+            f"moves/s            {self.moves_per_second:,.1f}  ({self.moves:,} moves in "
+            f"{self.seconds:.0f} s; {self.games_finished} games finished of "
+            f"{self.games_started} started)",
+            f"round trip         p50 {ms(rtt['p50'])}  p95 {ms(rtt['p95'])}  "
+            f"p99 {ms(rtt['p99'])}  ({rtt['samples']:,.0f} samples)",
+            f"pushes/s           {self.pushes_per_second:,.1f}",
+            f"server CPU/move    {'-' if cpu is None else f'{cpu:,.2f} ms'}  "
+            f"({self.server_cpu_seconds:,.1f} s of CPU in the window)",
+        ]
+        if self.ceiling_messages_per_second is not None:
+            lines.append(
+                f"ceiling msgs/s     {self.ceiling_messages_per_second:,.1f}  "
+                f"(pushes/s {self.ceiling_pushes_per_second:,.1f}, "
+                f"{self.ceiling_push_share:.0%} of the frames relayed reached their sockets); "
+                f"moves/s is {self.share_of_ceiling:.1%} of it"
+            )
+        check = self.verification
+        verdict = "ok" if check["ok"] else "FAILED: " + "; ".join(check["problems"])
+        lines.append(
+            f"verification       {verdict}  ({check['games_verified']}/{check['games']} games "
+            f"verify; {check['moves_logged']:,} moves logged, {check['moves_acknowledged']:,} "
+            f"acknowledged; {check['doubled_refused']}/{check['doubled']} doubled clicks refused)"
+        )
+        return lines
