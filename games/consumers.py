@@ -34,12 +34,10 @@ ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
 # Tables whose latest view a process keeps (one entry per table with a socket here).
 VIEWS_KEPT = 4096
-# What one client may make the server do. An action frame is about 200 characters; a person
-# clicks a few times a second at most, a TAKI run card by card included.
+# What one client may make the server do. An action frame is about 200 characters; the token
+# bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND).
 MAX_FRAME_CHARS = 4096
 MAX_FIELD_CHARS = 32
-ACTIONS_BURST = 20
-ACTIONS_PER_SECOND = 5.0
 SOCKETS_PER_PERSON_AND_TABLE = 5
 # Close codes. htmx's ws extension reconnects after 1006, 1011, 1012 and 1013 only, so a client
 # closed with these stays closed until the page is loaded again.
@@ -118,9 +116,7 @@ def _not_understood() -> ServiceError:
 class TokenBucket:
     """``capacity`` actions at once, then ``rate`` a second: what one socket may send."""
 
-    def __init__(
-        self, capacity: float = ACTIONS_BURST, rate: float = ACTIONS_PER_SECOND, now=time.monotonic
-    ) -> None:
+    def __init__(self, capacity: float, rate: float, now=time.monotonic) -> None:
         self.capacity, self.rate, self._now = capacity, rate, now
         self.tokens, self.updated = capacity, now()
 
@@ -197,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
-        self.bucket = TokenBucket()
+        self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
         self.counted = False
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]

@@ -102,6 +102,11 @@ ASGI_APPLICATION = "taki_site.asgi.application"
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), BASE_DIR / "db.sqlite3")}
 CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
 CACHES = cache_config(os.environ.get("REDIS_URL"))
+# What one table socket may send: a burst of actions, then so many a second (a person clicks a
+# few times a second at most, a TAKI run card by card included); a flood closes it (4429).
+SOCKET_ACTIONS_BURST = 20
+SOCKET_ACTIONS_PER_SECOND = 5.0
+
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 BOARD = re.compile(r'<section id="table-board" data-status="(\w+)"(?: data-version="(\d+)")?')
 FLASH = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.DOTALL)
-HAND = re.compile(r'<section id="table-hand">(.*?)</section>', re.DOTALL)
+HAND = re.compile(r'<section id="table-hand"[^>]*>(.*?)</section>', re.DOTALL)
 FORM = re.compile(r"<form ws-send([^>]*)>(.*?)</form>", re.DOTALL)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 COLOR_BUTTON = re.compile(r'<button type="submit" name="color" value="(\w+)"')

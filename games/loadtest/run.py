@@ -45,7 +45,7 @@ class LoadOptions:
 def verify_game(game: Game) -> bool:
     """The site's own check of a game (its log replays to its snapshot; the digests chain).
     Imported here, in one place, so that its home in the services can move."""
-    from games.services import verify_game as site_verify_game
+    from games.services.history import verify_game as site_verify_game
 
     return site_verify_game(game)
 

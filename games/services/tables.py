@@ -6,6 +6,7 @@ import random
 import secrets
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -65,7 +66,7 @@ def create_table(
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
     with transaction.atomic():
         # Serialise one host's table openings, so two at once cannot both pass the count.
-        type(host).objects.select_for_update().filter(pk=host.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=host.pk).first()
         hosted = Table.objects.filter(host=host, status=Table.Status.OPEN).count()
         if hosted >= MAX_OPEN_TABLES_PER_HOST:
             raise ServiceError(

@@ -10,6 +10,7 @@ from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
@@ -63,7 +64,7 @@ async def test_a_flood_of_frames_closes_the_socket_with_4429(table, alice) -> No
     await latest(socket)
 
     stale = json.dumps({"type": "draw", "version": "7"})
-    for _ in range(consumers.ACTIONS_BURST + 5):
+    for _ in range(settings.SOCKET_ACTIONS_BURST + 5):
         await socket.send_to(text_data=stale)
 
     closed = None

@@ -111,6 +111,8 @@ class Command(BaseCommand):
             except Exception:
                 self._show_server_logs(Path(logs))  # the server's side of what went wrong
                 raise
+            if not report.verification["ok"]:
+                self._show_server_logs(Path(logs))
         for line in report.lines():
             self.stdout.write(line)
         if json_path is not None:
