@@ -52,5 +52,5 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "stats": stats.player_stats(player)},
+        {"player": player, "stats": stats.player_stats(player, viewer=request.user)},
     )

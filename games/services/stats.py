@@ -12,11 +12,13 @@ from games.models import Seat
 RECENT_GAMES = 20  # games listed on a profile
 
 
-def player_stats(user: AbstractBaseUser) -> dict[str, Any]:
+def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
     """Games played (finished, including those left early), won, win rate and the recent ones.
 
     ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table_name``,
-    ``players``, ``won``, ``finished_at``.
+    ``players``, ``won``, ``finished_at``. It lists only the games ``viewer`` may see
+    (``access.may_watch``): a private game's name and players are shown to its own players
+    alone; the counts include every game.
     """
     seats = Seat.objects.filter(
         Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
@@ -24,8 +26,14 @@ def player_stats(user: AbstractBaseUser) -> dict[str, Any]:
     played = seats.count()
     # A seat a bot took over is the bot's win, not the player's.
     won = seats.filter(user=user, table__game__winner=F("position")).count()
+    shown = seats
+    if viewer is None or not viewer.is_authenticated:
+        shown = seats.filter(table__public=True)
+    elif viewer.pk != user.pk:
+        theirs = Seat.objects.filter(Q(user=viewer) | Q(replaced_user=viewer)).values("table_id")
+        shown = seats.filter(Q(table__public=True) | Q(table_id__in=theirs))
     latest = (
-        seats.select_related("table__game")
+        shown.select_related("table__game")
         .defer("table__game__state", "table__game__deck")  # large, and not needed here
         .order_by("-table__game__finished_at")[:RECENT_GAMES]
     )

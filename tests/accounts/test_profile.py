@@ -117,3 +117,27 @@ def test_it_offers_a_password_change_on_your_own_profile_only(client: Client, da
 
     assert change in client.get(url("Dana")).content.decode()
     assert change not in client.get(url("ben")).content.decode()
+
+
+def test_a_private_game_is_listed_only_for_its_own_players(
+    client: Client, dana, ben, finish_game
+) -> None:
+    game = finish_game(dana, ben, winner=dana)
+    game.table.name = "Secret table"
+    game.table.public = False
+    game.table.save()
+    stranger = User.objects.create_user("stranger", password="x")
+
+    visitor_page = client.get(url("Dana")).content.decode()
+    client.force_login(stranger)
+    stranger_page = client.get(url("Dana")).content.decode()
+    client.force_login(ben)
+    ben_page = client.get(url("Dana")).content.decode()
+    client.force_login(dana)
+    own_page = client.get(url("Dana")).content.decode()
+
+    for page in (visitor_page, stranger_page):
+        assert "Secret table" not in page and "ben" not in page  # nor its co-player
+        assert stat(page, "played") == "1"  # counted, but not shown
+    assert "Secret table" in ben_page
+    assert "Secret table" in own_page
