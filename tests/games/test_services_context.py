@@ -237,7 +237,7 @@ def test_a_finished_game_shows_its_result_to_everyone(finished, alice, bob) -> N
 
 
 def test_the_statistics_count_the_finished_games(finished, alice, bob) -> None:
-    player = stats.player_stats(alice)
+    player = stats.player_stats(alice, viewer=alice)
 
     won = finished.winner == 0
     assert (player["played"], player["won"], player["win_rate"]) == (1, int(won), float(won))
