@@ -10,6 +10,7 @@ the engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,11 +21,12 @@ from django.utils.translation import gettext as _
 
 from games.engine import Game as EngineGame
 from games.engine import Record, replay, seat_view, spectator_view
-from games.models import MIN_SEATS, Game, Table
+from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.services import broadcast, tables
 from games.words import describe_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
+BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 RECENT_MOVES = 12  # moves shown in the table's "what happened"
 
 
@@ -74,8 +76,8 @@ class SeatView:
     """One seat as everyone sees it: never its cards, only how many."""
 
     position: int
-    name: str
-    is_bot: bool
+    username: str
+    bot: str
     is_empty: bool
     user_id: int | None
     hand_size: int | None
@@ -89,22 +91,73 @@ class SeatView:
     deadline: datetime | None
     seconds_left: int | None
 
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def name(self) -> str:
+        """The person's name, or the bot's in the language it is drawn in ("Greedy bot 2")."""
+        if self.username:
+            return self.username
+        if self.bot:
+            return f"{BOT_NAMES.get(self.bot, self.bot)} {self.position + 1}"
+        return ""
+
+
+class SeatNames(Sequence[str]):
+    """The seats' names, looked up when a template draws them: a table read once is drawn in
+    each viewer's language, and a bot's name is translated."""
+
+    def __init__(self, seats: Sequence[SeatView]) -> None:
+        self._seats = seats
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._seats[index].name
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """The public table of a game: piles, colour, direction, stacks, run and follow-up."""
+    """The public table of a game: piles, colour, direction, stacks, run and follow-up. Seats
+    are kept by number and named when drawn (``names``)."""
 
+    names: Sequence[str]
     leading: str
     discard_top: str
     active_color: str
     clockwise: bool
     draw_pile: int
     plus2_stack: int
-    plus3_by: str
-    plus3_waiting: list[str]
-    taki_run: dict[str, Any] | None
+    plus3_by_seat: int | None
+    plus3_waiting_seats: tuple[int, ...]
+    run: dict[str, Any] | None
     follow_up: str | None
-    current: str
+    current_seat: int | None
+
+    def _name(self, seat: int | None) -> str:
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else ""
+
+    @property
+    def current(self) -> str:
+        return self._name(self.current_seat)
+
+    @property
+    def plus3_by(self) -> str:
+        return self._name(self.plus3_by_seat)
+
+    @property
+    def plus3_waiting(self) -> list[str]:
+        return [self._name(seat) for seat in self.plus3_waiting_seats]
+
+    @property
+    def taki_run(self) -> dict[str, Any] | None:
+        run = self.run
+        if run is None:
+            return None
+        return {"color": run["color"], "player": self._name(run["player"]), "open": run["open"]}
 
 
 @dataclass(frozen=True)
@@ -135,8 +188,8 @@ class TableView:
         return self.status == Table.Status.PLAYING and self.engine is not None
 
     @property
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
+    def names(self) -> Sequence[str]:
+        return SeatNames(self.seats)
 
     def seat_of(self, user: Any) -> SeatView | None:
         """The seat ``user`` sits on, or None (a spectator, or not logged in)."""
@@ -147,18 +200,26 @@ class TableView:
 
 
 def read_table(table_id: int) -> TableView:
-    """Read a table, its seats and its game in three queries, for everyone at once.
+    """Read a table, its host, its game, its seats and its last moves in three queries, for
+    everyone at once.
 
     :raises Table.DoesNotExist: no such table.
     """
-    table = Table.objects.select_related("host").get(pk=table_id)
+    table = (
+        Table.objects.select_related("host", "game")
+        .defer("game__deck", "game__seed", "game__last_digest")  # the record's, not the table's
+        .get(pk=table_id)
+    )
     return table_view(table)
+
+
+SEAT_FIELDS = ("position", "user_id", "user__username", "bot", "timeouts")
 
 
 def table_view(table: Table) -> TableView:
     """The :class:`TableView` of ``table`` as it stands in the database now."""
-    seats = list(table.seats.select_related("user").order_by("position"))
-    game = Game.objects.filter(table=table).first()
+    seats = list(table.seats.order_by("position").values_list(*SEAT_FIELDS))
+    game = _game_of(table)
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
     engine = game.engine() if game is not None else None
     to_act = set(engine.seats_to_act()) if engine is not None and running else set()
@@ -166,32 +227,31 @@ def table_view(table: Table) -> TableView:
     seconds_left = None
     if deadline is not None:
         seconds_left = max(0, int((deadline - timezone.now()).total_seconds()))
-    online = broadcast.connected_users(table.pk, [s.user_id for s in seats if s.user_id])
+    online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
     seat_views = []
-    for seat in seats:
-        position = seat.position
+    for position, user_id, username, bot, timeouts in seats:
         in_game = engine is not None and position < engine.players
         acts = position in to_act
-        person_to_act = acts and seat.user_id is not None
+        person_to_act = acts and user_id is not None
         seat_views.append(
             SeatView(
                 position=position,
-                name=seat.display_name,
-                is_bot=bool(seat.bot),
-                is_empty=seat.is_empty,
-                user_id=seat.user_id,
+                username=username or "",
+                bot=bot,
+                is_empty=user_id is None and not bot,
+                user_id=user_id,
                 hand_size=len(engine.hands[position]) if in_game else None,
                 stage=engine.stages[position] if in_game and engine.stages else None,
                 announced=bool(engine.announced[position]) if in_game else False,
-                connected=bool(seat.bot) or seat.user_id in online,
+                connected=bool(bot) or user_id in online,
                 is_turn=running and engine.current == position,
                 to_act=acts,
-                timeouts=seat.timeouts,
+                timeouts=timeouts,
                 deadline=deadline if person_to_act else None,
                 seconds_left=seconds_left if person_to_act else None,
             )
         )
-    names = [seat.name for seat in seat_views]
+    seat_views = tuple(seat_views)
     recent: list[dict[str, Any]] = []
     result = None
     if game is not None:
@@ -199,14 +259,17 @@ def table_view(table: Table) -> TableView:
         recent = list(reversed(latest[:RECENT_MOVES]))
         if game.winner is not None:
             result = {"winner": game.winner, "winner_name": game.players[game.winner]}
-    filled = sum(1 for seat in seats if not seat.is_empty)
+    filled = sum(1 for seat in seat_views if not seat.is_empty)
+    board = None
+    if engine is not None:
+        board = _board(spectator_view(engine), SeatNames(seat_views))
     return TableView(
         table=table,
         status=table.status,
         game_id=game.pk if game is not None else None,
         version=game.version if game is not None else None,
-        seats=tuple(seat_views),
-        board=_board(spectator_view(engine), names) if engine is not None else None,
+        seats=seat_views,
+        board=board,
         recent_moves=tuple(recent),
         result=result,
         deadline=deadline,
@@ -214,6 +277,13 @@ def table_view(table: Table) -> TableView:
         can_start=table.status == Table.Status.OPEN and filled >= MIN_SEATS,
         engine=engine if running else None,
     )
+
+
+def _game_of(table: Table) -> Game | None:
+    try:
+        return table.game
+    except Game.DoesNotExist:
+        return None
 
 
 # ------------------------------------------------------------------ one seat, for its player
@@ -326,28 +396,22 @@ def _public_context(view: TableView) -> dict[str, Any]:
     }
 
 
-def _board(view: dict[str, Any], names: list[str]) -> BoardView:
-    def name(seat: int | None) -> str:
-        return names[seat] if seat is not None and 0 <= seat < len(names) else ""
-
+def _board(view: dict[str, Any], names: Sequence[str]) -> BoardView:
     plus3 = view.get("plus3_pending")
     run = view.get("taki_run")
     return BoardView(
+        names=names,
         leading=view["leading"],
         discard_top=view["discard_top"],
         active_color=view["active_color"],
         clockwise=view["direction"] == 1,
         draw_pile=view["draw_pile"],
         plus2_stack=view["plus2_stack"],
-        plus3_by=name(plus3["by"]) if plus3 else "",
-        plus3_waiting=[name(seat) for seat in plus3["waiting"]] if plus3 else [],
-        taki_run=(
-            {"color": run["color"], "player": name(run["player"]), "open": run["open"]}
-            if run
-            else None
-        ),
+        plus3_by_seat=plus3["by"] if plus3 else None,
+        plus3_waiting_seats=tuple(plus3["waiting"]) if plus3 else (),
+        run=run,
         follow_up=view.get("follow_up"),
-        current=name(view.get("current_player")),
+        current_seat=view.get("current_player"),
     )
 
 

@@ -30,6 +30,8 @@ BOT_DELAY = timedelta(seconds=0.8)
 MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
+# What a move needs of a seat (the rest, and the user's other fields, are left unread).
+SEAT_FIELDS = ("table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
 
 
 def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[Event]:
@@ -49,8 +51,8 @@ def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[E
         raise ServiceError("bad_request", _("That request is not understood."))
     # A stale or doubled click is refused here, without the write lock that every move of
     # every game waits for on SQLite; the check under the lock below stays the one that counts.
-    current = Game.objects.filter(table_id=table_id).values_list("version", flat=True).first()
-    if current is not None and current != version:
+    current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
+    if current and current[0] != version:
         raise _stale()
     return _serialised(lambda: _submit(table_id, user, payload, version))
 
@@ -69,7 +71,11 @@ def _submit(
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
         game = _lock_game(table_id)
-        seats = list(game.table.seats.select_related("user").order_by("position"))
+        seats = list(
+            game.table.seats.select_related("user")
+            .only(*SEAT_FIELDS, "user__is_active")
+            .order_by("position")
+        )
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))

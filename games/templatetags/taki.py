@@ -6,24 +6,46 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from games import words
 
 register = template.Library()
 
 
-@register.inclusion_tag("games/partials/card.html")
-def card(code: str, size: str = "") -> dict[str, Any]:
+# The faces of the cards that are not numbers (R2). Drawn in Python rather than by an included
+# template: a table push draws every card in a hand, and an inclusion tag costs a template
+# context for each.
+CARD_FACES = {
+    "stop": "⊘",
+    "plus2": "+2",
+    "direction": "⇄",
+    "plus": "+",
+    "taki": mark_safe('<span class="card__word">TAKI</span>'),
+    "super-taki": mark_safe('<span class="card__word card__word--small">SUPER<br>TAKI</span>'),
+    "king": "♔",
+    "plus3": "+3",
+    "breaker": mark_safe('<span class="card__broken">+3</span>'),
+    "change-color": mark_safe('<span class="card__wheel"></span>'),
+}
+
+
+@register.simple_tag
+def card(code: str, size: str = "") -> str:
     """Draw one card by its R2 code: ``{% card "blue:plus2" %}``."""
     color, _sep, symbol = code.rpartition(":")
-    return {
-        "code": code,
-        "color": color or "wild",
-        "symbol": symbol,
-        "is_number": symbol.isdigit(),
-        "name": words.card_name(code),
-        "size": size,
-    }
+    name = words.card_name(code)
+    classes = f"card card--{color or 'wild'}" + (f" card--{size}" if size else "")
+    face = symbol if symbol.isdigit() else CARD_FACES.get(symbol, "")
+    return format_html(
+        '<span class="{}" title="{}" aria-label="{}" role="img">'
+        '<span class="card__face" aria-hidden="true">{}</span></span>',
+        classes,
+        name,
+        name,
+        face,
+    )
 
 
 @register.filter

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import presenters
 from games.engine import CARDS, make_bot, replay
@@ -290,3 +290,17 @@ def test_a_tournament_game_starts_every_seat_at_stage_eight(alice, bob, make_tab
 
     assert table.game.tournament and table.game.engine().tournament
     assert [seat.stage for seat in context["seats"]] == [8, 8]
+
+
+def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_table) -> None:
+    table = make_table(bot_seats=1, start=True)
+    with translation.override("en"):
+        view = presenters.read_table(table.pk)
+
+    with translation.override("es"):
+        spanish = presenters.table_fragments(view, alice)
+    english = presenters.table_fragments(view, alice)
+
+    assert "Greedy bot 2" in english and "Greedy bot 2" not in spanish
+    with translation.override("es"):
+        assert translation.gettext("Greedy bot") + " 2" in spanish
