@@ -213,6 +213,8 @@ class Client:
                 self.counters.doubled_refused += 1
             else:
                 self.pending = None  # this frame's answer: refused
+        if not push.has_hand:
+            return  # the hand on the page is as it was (a push of the seats alone)
         self.latest = push
         if push.finished or game.closing or self.acting or not self.idle or not push.actions:
             return

@@ -31,6 +31,9 @@ class Push:
     version: int | None
     refused: bool
     actions: list[Payload] = field(default_factory=list)
+    # A push may carry only some of the table's sections (the seats alone, when someone's
+    # socket opens or closes): htmx swaps in what came and leaves the hand as it was.
+    has_hand: bool = False
 
     @property
     def finished(self) -> bool:
@@ -51,6 +54,7 @@ def read_push(text: str, with_hand: bool = True) -> Push:
         hand = HAND.search(text)
         if hand is not None:
             push.actions = hand_actions(hand[1])
+            push.has_hand = True
     return push
 
 
