@@ -197,8 +197,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.counted = False
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
-        view = await self._open()
-        if view is None:
+        table = await self._watchable_table()
+        if table is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
@@ -216,7 +216,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._heartbeat = asyncio.ensure_future(self._keep_presence())
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._push(view)
+        # Read once counted and in the group: the table shows this socket's person online, and
+        # any change from now on reaches it.
+        await self._push(await database_sync_to_async(presenters.table_view)(table))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -263,13 +265,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         return bool(getattr(self.user, "is_authenticated", False))
 
     @database_sync_to_async
-    def _open(self) -> TableView | None:
-        """The table as it stands, if this visitor may watch it (``access.may_watch``, the
-        table page's own rule); else None."""
+    def _watchable_table(self) -> Table | None:
+        """The table, if this visitor may watch it (``access.may_watch``, the table page's own
+        rule); else None."""
         table = Table.objects.select_related("host").filter(pk=self.table_id).first()
         if table is None or not access.may_watch(table, self.user, self.invite):
             return None
-        return presenters.table_view(table)
+        return table
 
     async def _shared_view(self, message: dict[str, Any]) -> TableView:
         read = database_sync_to_async(presenters.read_table)

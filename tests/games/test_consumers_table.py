@@ -226,3 +226,14 @@ async def test_a_seat_shows_as_connected_while_its_socket_is_open(table, alice, 
     bob_seat = alice_sees.split('data-seat="1"')[1].split("</li>")[0]
     assert "dot--on" not in bob_seat
     await alice_socket.disconnect()
+
+
+async def test_a_socket_first_push_shows_its_own_person_online(table, alice) -> None:
+    """After a restart nobody is counted: the first push must already count its own socket."""
+    socket = await connect(table, alice)
+
+    first = await socket.receive_from(timeout=1)
+
+    alice_seat = first.split('data-seat="0"')[1].split("</li>")[0]
+    assert "dot--on" in alice_seat
+    await socket.disconnect()
