@@ -79,6 +79,20 @@ class ThrottledLoginMixin:
             params={"minutes": throttle.WINDOW_SECONDS // 60},
         )
 
+    @sensitive_variables()
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            if throttle.was_refused(self.request):
+                raise self.throttled_error() from None
+            self.explain_refusal()
+            raise
+
+    def explain_refusal(self) -> None:
+        """A refused log-in the throttle let through: a form may say more than "no" here by
+        raising its own ValidationError."""
+
 
 class LoginForm(ThrottledLoginMixin, AuthenticationForm):
     """Django's log-in form, ignoring the username's case, refusing banned players with a clear
@@ -92,19 +106,11 @@ class LoginForm(ThrottledLoginMixin, AuthenticationForm):
     }
 
     @sensitive_variables()
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            if throttle.was_refused(self.request):
-                raise self.throttled_error() from None
-            self._refuse_banned(self.cleaned_data["username"], self.cleaned_data["password"])
-            raise
-
-    def _refuse_banned(self, username: str, password: str) -> None:
+    def explain_refusal(self) -> None:
         # The backend refuses banned players like any wrong password. Say why, but only to
         # someone who knows the password: a stranger learns nothing about the account. Only
         # reached for an attempt the throttle let through, so this is no extra guess.
+        username, password = self.cleaned_data["username"], self.cleaned_data["password"]
         user = find_user(username)
         if user is not None and not user.is_active and user.check_password(password):
             raise ValidationError(self.error_messages["banned"], code="banned")
@@ -117,12 +123,3 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
         **AdminAuthenticationForm.error_messages,
         **ThrottledLoginMixin.error_messages,
     }
-
-    @sensitive_variables()
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            if throttle.was_refused(self.request):
-                raise self.throttled_error() from None
-            raise
