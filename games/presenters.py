@@ -41,14 +41,13 @@ def lobby_context(page: int = 1) -> dict[str, Any]:
 class LobbyView:
     """The open public tables, read once per change for every lobby socket of a process."""
 
-    lobby_tables: list[Table]
-    lobby_pages: int
+    context: dict[str, Any]  # lobby_context() of the first page
     rendered: dict[tuple[str, bool], str] = field(default_factory=dict, repr=False)
 
 
 def read_lobby() -> LobbyView:
     """The lobby's first page, the one its socket keeps live."""
-    return LobbyView(lobby_tables=tables.lobby_tables(), lobby_pages=tables.lobby_pages())
+    return LobbyView(context=lobby_context())
 
 
 def lobby_fragment(view: LobbyView, user: Any) -> str:
@@ -57,12 +56,7 @@ def lobby_fragment(view: LobbyView, user: Any) -> str:
     key = (translation.get_language() or "", bool(user is not None and user.is_authenticated))
     html = view.rendered.get(key)
     if html is None:
-        context = {
-            "lobby_tables": view.lobby_tables,
-            "lobby_page": 1,
-            "lobby_pages": view.lobby_pages,
-            "user": user,
-        }
+        context = {**view.context, "user": user}
         html = render_to_string("games/partials/lobby_tables.html", context)
         view.rendered[key] = html
     return html
