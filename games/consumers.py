@@ -250,6 +250,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = message.get("version")
         if version is not None and version > known_versions.get(self.table_id, -1):
             known_versions[self.table_id] = version
+            if len(known_versions) > VIEWS_KEPT:  # forget the first table seen; the DB check stays
+                del known_versions[next(iter(known_versions))]
         await self._push(await self._shared_view(message))
 
     async def table_presence(self, message: dict[str, Any]) -> None:
