@@ -18,28 +18,29 @@ from games.engine import make_bot
 from games.models import Game, Table
 from games.rules_page import CARD_LEGEND
 from games.services import moves, replays, stats, tables
-from tests.games.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 
 def play_bot_game(table: Table) -> Game:
-    """Play a one-click bot table to the end: the person's seat with a greedy bot's choices,
-    the bots' by the server, each advance an hour later than the last (bots may play twice)."""
+    """Play a table to the end: the people's seats with a greedy bot's choices, the bots' by
+    the server, each advance an hour later than the last (a bot may play twice running)."""
     bot = make_bot("greedy", random.Random(3))
     later = timezone.now()
     for _ in range(3000):
         game = Game.objects.get(table=table)
         if game.finished:
             return game
+        people = dict(table.seats.values_list("position", "user"))
         engine = game.engine()
         seat = engine.seats_to_act()[0]
-        if seat != 0:
+        if people.get(seat) is None:
             later += timedelta(hours=1)
             moves.advance(game.pk, later)
             continue
         action = bot.choose(engine, seat).to_json()
-        moves.submit_action(table.pk, table.host, {**action, "version": game.version})
+        user = table.seats.get(position=seat).user
+        moves.submit_action(table.pk, user, {**action, "version": game.version})
     raise AssertionError("the game did not finish")
 
 
@@ -53,13 +54,13 @@ def taken_over(make_table, bob, carol):
     """A game of alice, bob and carol that a bot finished in bob's seat."""
     table = make_table(seat_count=3, players=[bob, carol], start=True, turn_seconds=None)
     tables.leave_table(table.pk, bob)
-    return play_to_the_end(table)
+    return play_bot_game(table)
 
 
 def test_my_games_lists_the_players_private_bot_games_with_filters(
     client: Client, alice, bot_game, make_table, bob
 ) -> None:
-    people = play_to_the_end(make_table(players=[bob], start=True, turn_seconds=None))
+    people = play_bot_game(make_table(players=[bob], start=True, turn_seconds=None))
     client.force_login(alice)
     url = reverse("games:my_games")
 
