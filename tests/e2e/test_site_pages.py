@@ -92,29 +92,37 @@ def test_a_guest_plays_bots_then_keeps_the_account_and_the_game(
     screenshot(page, artifacts, "guest-my-games")
 
 
-@pytest.fixture(scope="module")
-def site_pages(site_server, browser) -> dict:
-    """A player with a finished bot game, and a public game being played: what every page
-    of the site needs to show something."""
-    context = browser.new_context()
-    username = unique_name("axe")
-    page = sign_up(context, site_server.url, username)
-    page.get_by_role("button", name="Play against bots").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
-    finished = finish_game(site_server, table_id_of(page))
-    # A public table being played: opened with two bots and started by its host.
-    page.goto(site_server.url + "/tables/new/")
+def open_bot_table(page, base: str, name: str, *, start: bool) -> int:
+    """Open a public three-seat table with two bots through the form (and start it)."""
+    page.goto(base + "/tables/new/")
     form = page.locator("main form")
-    form.locator("input[name=name]").fill("Watch me")
+    form.locator("input[name=name]").fill(name)
     form.locator("select[name=seat_count]").select_option("3")
     form.locator("select[name=bot_seats]").select_option("2")
     form.get_by_label("Public: listed in the lobby").check()
     form.get_by_role("button", name="Open the table").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
-    live = table_id_of(page)
-    with page.expect_navigation(timeout=TIMEOUT):
-        page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=TIMEOUT)
+    if start:
+        with page.expect_navigation(timeout=TIMEOUT):
+            page.get_by_role("button", name="Start the game").click()
+        expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=TIMEOUT)
+    return table_id_of(page)
+
+
+@pytest.fixture(scope="module")
+def site_pages(site_server, browser) -> dict:
+    """A player with a finished bot game and a finished public game, a public game being
+    played and an open table: what every page of the site needs to show something."""
+    base = site_server.url
+    context = browser.new_context()
+    username = unique_name("axe")
+    page = sign_up(context, base, username)
+    page.get_by_role("button", name="Play against bots").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    finished = finish_game(site_server, table_id_of(page))
+    finish_game(site_server, open_bot_table(page, base, "Done in public", start=True))
+    live = open_bot_table(page, base, "Watch me", start=True)
+    open_bot_table(page, base, "Waiting for you", start=False)
     state = context.storage_state()
     context.close()
     return {"username": username, "finished": finished, "live": live, "state": state}
