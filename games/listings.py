@@ -94,6 +94,7 @@ def my_games(user: AbstractBaseUser, result: str = "", opponents: str = "") -> Q
         seats = seats.exclude(Exists(others))
     return (
         seats.select_related("table", "table__host", "table__game")
+        .prefetch_related(Prefetch("table__seats", queryset=SEATS_WITH_PEOPLE.queryset))
         .defer("table__game__state", "table__game__deck")
         .order_by("-table__game__finished_at", "-pk")
     )

@@ -71,6 +71,7 @@ def test_my_games_lists_the_players_private_bot_games_with_filters(
     lost = client.get(url + "?result=lost").content.decode()
 
     assert f'data-game="{bot_game.pk}"' in everything and f'data-game="{people.pk}"' in everything
+    assert '<a href="/players/bob/">bob</a>' in everything
     assert f'data-game="{bot_game.pk}"' in with_bots and f'data-game="{people.pk}"' not in with_bots
     assert (
         f'data-game="{people.pk}"' in with_people
