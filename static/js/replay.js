@@ -11,6 +11,9 @@
     var link = document.querySelector('#replay [data-step="' + step + '"]');
     if (!link) return;
     event.preventDefault();
+    // A fragment just swapped in is taken over by htmx a moment later (when it settles): take
+    // it over now, so that a quick key press steps by fragment, not by loading the page.
+    if (window.htmx) window.htmx.process(link);
     link.click();
   });
 })();

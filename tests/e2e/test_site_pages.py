@@ -199,10 +199,22 @@ def test_the_replay_steps_with_the_keyboard_without_loading_the_page(
     expect(step).to_contain_text(f"After move {total} of {total}")
     page.keyboard.press("Home")
     expect(step).to_contain_text("After move 0 of")
+    # htmx has taken over the new fragment's form (else Enter would load the page, as without
+    # JavaScript).
+    page.wait_for_function(
+        "() => { const f = document.querySelector('#replay form');"
+        " return Boolean(f && f['htmx-internal-data'] && f['htmx-internal-data'].initHash); }"
+    )
     page.locator("#replay-move").fill("5")
     page.locator("#replay-move").press("Enter")
     expect(step).to_contain_text("After move 5 of")
     assert page.evaluate("() => window.notReloaded") is True
     assert page.url.endswith("?move=5")
     screenshot(page, artifacts, "replay-step-5")
+
+    # Choosing a language in the header changes it at once (js/language.js): no button press.
+    expect(page.locator(".language-form__button")).to_have_class(re.compile("visually-hidden"))
+    with page.expect_navigation(timeout=TIMEOUT):
+        page.locator("#site-language").select_option("es")
+    expect(page.locator("#replay h2")).to_have_text("Repetición")
     context.close()
