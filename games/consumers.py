@@ -3,8 +3,9 @@
 Consumers only move data: who is this, which table, call the services, push fragments. Every
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards: each process
-reads the table once per message (:class:`TableViews`) and each socket draws its own user's view
-from it, the public part drawn once for all (``presenters.table_fragments``).
+reads the table once per message (:class:`SharedReads`), or builds it from the state its own
+move path left with the message (``broadcast.take_state``), and each socket draws its own
+user's view from it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
@@ -152,6 +153,13 @@ class SharedReads[T]:
         self._entries.move_to_end(name)
         return await asyncio.shield(entry[1])
 
+    def latest(self, name: Any) -> T | None:
+        """The last read of ``name``, if it has finished (and succeeded)."""
+        entry = self._entries.get(name)
+        if entry is None or not entry[1].done() or entry[1].cancelled() or entry[1].exception():
+            return None
+        return entry[1].result()
+
 
 table_views: SharedReads[TableView] = SharedReads()
 lobby_views: SharedReads[LobbyView] = SharedReads(size=1)
@@ -276,10 +284,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         return table
 
     async def _shared_view(self, message: dict[str, Any]) -> TableView:
-        read = database_sync_to_async(presenters.read_table)
-        return await table_views.get(
-            self.table_id, message.get("key", ""), lambda: read(self.table_id)
-        )
+        """The table after ``message``, read once for all its sockets in this process: built
+        from the state the move path left here if this process stored the move, else read."""
+        key = message.get("key", "")
+        previous = table_views.latest(self.table_id)
+
+        async def read() -> TableView:
+            state = broadcast.take_state(key)
+            if state is not None:
+                view = presenters.view_after_move(state, previous)
+                if view is not None:
+                    return view
+            return await database_sync_to_async(presenters.read_table)(self.table_id)
+
+        return await table_views.get(self.table_id, key, read)
 
     async def _submit(self, text: str) -> None:
         """Pass one action on to the services.

@@ -2,14 +2,19 @@
 
 The other services never reach for the channel layer or the cache themselves. A table's message
 carries no cards: each process reads the table from the database once per message and each
-socket draws its own user's view.
+socket draws its own user's view. The process that stored a move need not read it back: the
+move path leaves the table's new :class:`TableState` here, under the message's key, for its own
+sockets (:func:`take_state`).
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -17,7 +22,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
 
+if TYPE_CHECKING:
+    from games.engine import Game as EngineGame
+    from games.models import Game, Table
+
 LOBBY_GROUP = "lobby"
+# Table states kept for this process's sockets: taken by the first socket that handles their
+# message, so only a process with no socket at those tables (a clock) fills it up.
+STATES_KEPT = 256
 
 
 def group_name(table_id: int) -> str:
@@ -37,15 +49,69 @@ def sessions_ended(user_id: int) -> None:
     transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
 
 
-def table_changed(table_id: int, version: int | None = None) -> None:
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table just after a move, as the move path that stored it holds it (committed).
+
+    ``seats`` are rows of ``presenters.SEAT_FIELDS``; ``move`` is the stored move as the table
+    lists it (seq, seat, source, events); ``previous_digest`` is the digest of the move before,
+    so a reader can check that the view it builds on is the one this move followed.
+    """
+
+    table: Table
+    game: Game
+    engine: EngineGame
+    seats: tuple[tuple[int, int | None, str | None, str, int], ...]
+    move: dict[str, Any]
+    previous_digest: str
+    online: frozenset[int]
+
+
+class _States:
+    """The latest :class:`TableState` of each message key, bounded (a thread-safe LRU)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, TableState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, key: str, state: TableState) -> None:
+        with self._lock:
+            self._entries[key] = state
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def take(self, key: str) -> TableState | None:
+        with self._lock:
+            return self._entries.pop(key, None)
+
+
+_states = _States(STATES_KEPT)
+
+
+def table_changed(
+    table_id: int, version: int | None = None, state: TableState | None = None
+) -> None:
     """After commit, tell the table's sockets to draw it again.
 
     Every socket of the table gets the same ``key``, so that each process reads the table once
-    for all of its sockets (``games.consumers.TableViews``); ``version`` is the game's new
-    version after a move.
+    for all of its sockets (``games.consumers.SharedReads``); ``version`` is the game's new
+    version after a move, and ``state`` the table after it, kept for this process's sockets.
     """
-    message = {"type": "table.update", "version": version, "key": uuid.uuid4().hex}
-    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
+    key = uuid.uuid4().hex
+    message = {"type": "table.update", "version": version, "key": key}
+
+    def send() -> None:
+        if state is not None:
+            _states.put(key, state)
+        _group_send(group_name(table_id), message)
+
+    transaction.on_commit(send, robust=True)
+
+
+def take_state(key: str) -> TableState | None:
+    """The table state left with the message ``key`` by this process's move path, once."""
+    return _states.take(key)
 
 
 def lobby_changed() -> None:

@@ -73,7 +73,7 @@ def _submit(
         game = _lock_game(table_id)
         seats = list(
             game.table.seats.select_related("user")
-            .only(*SEAT_FIELDS, "user__is_active")
+            .only(*SEAT_FIELDS, "user__is_active", "user__username")
             .order_by("position")
         )
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -195,20 +195,20 @@ def _store_move(
 ) -> None:
     """Append the move to the log (chained to the one before) and save the new snapshot.
 
-    ``seats`` are the table's seats in order; ``keep`` keeps a running deadline (see
-    :func:`schedule`).
+    ``seats`` are the table's seats in order, their users' names loaded; ``keep`` keeps a
+    running deadline (see :func:`schedule`). The table's new state goes with the broadcast, for
+    this process's sockets to draw without reading it back.
     """
     stored = action.to_json()
-    digest = Move.chain(game.last_digest, stored)
-    Move.objects.create(
-        game=game,
-        seq=game.version,
-        seat=action.player,
-        action=stored,
-        events=[event.to_json() for event in events],
-        source=source,
-        digest=digest,
-    )
+    previous_digest = game.last_digest
+    digest = Move.chain(previous_digest, stored)
+    move = {
+        "seq": game.version,
+        "seat": action.player,
+        "source": source,
+        "events": [event.to_json() for event in events],
+    }
+    Move.objects.create(game=game, action=stored, digest=digest, **move)
     game.state = engine.to_snapshot()
     game.version += 1
     game.last_digest = digest
@@ -225,7 +225,27 @@ def _store_move(
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
     game.save(update_fields=fields)
-    broadcast.table_changed(table.pk, game.version)
+    rows = tuple(
+        (
+            seat.position,
+            seat.user_id,
+            seat.user.username if seat.user_id else None,
+            seat.bot,
+            seat.timeouts,
+        )
+        for seat in seats
+    )
+    people = [seat.user_id for seat in seats if seat.user_id]
+    state = broadcast.TableState(
+        table=table,
+        game=game,
+        engine=engine,
+        seats=rows,
+        move=move,
+        previous_digest=previous_digest,
+        online=frozenset(broadcast.connected_users(table.pk, people)),
+    )
+    broadcast.table_changed(table.pk, game.version, state)
 
 
 def schedule(
@@ -265,7 +285,11 @@ def schedule(
 def _play_owed_move(game: Game, now: datetime) -> bool:
     """Play one move the server owes (a bot's, or a timeout's); False if none is owed."""
     engine = game.engine()
-    seats = list(game.table.seats.order_by("position"))
+    seats = list(
+        game.table.seats.select_related("user")
+        .only(*SEAT_FIELDS, "user__username")
+        .order_by("position")
+    )
     to_act = [seats[position] for position in engine.seats_to_act()]
     pending_before = engine.plus3 is not None
     bot_seat = next((seat for seat in to_act if seat.bot), None)
