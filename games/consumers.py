@@ -40,6 +40,10 @@ VIEWS_KEPT = 4096
 MAX_FRAME_CHARS = 4096
 MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
+# A socket's log-in is checked on its first action and again after this many seconds; a log-out,
+# a new password or a ban close the person's sockets at once (``broadcast.sessions_ended``), so
+# this only bounds how long a session that ended otherwise (it expired) may still act.
+SESSION_RECHECK_SECONDS = 30.0
 # Close codes. htmx's ws extension reconnects after 1006, 1011, 1012 and 1013 only, so a client
 # closed with these stays closed until the page is loaded again.
 CLOSE_FORBIDDEN = 4403
@@ -203,6 +207,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = _language(self.scope)
         self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
         self.counted = False
+        self.session_checked = float("-inf")  # when the log-in was last seen to stand
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         table = await self._watchable_table()
@@ -316,11 +321,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Apply the action if the log-in this socket was opened with still stands (the socket
         outlives a log-out in another tab, and the scope's user is as it was then)."""
         session = self.scope.get("session")
-        if session is not None and not (
-            session.session_key and session.exists(session.session_key)
-        ):
-            raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
-        moves.submit_action(self.table_id, self.user, payload)
+        now = time.monotonic()
+        if session is not None and now - self.session_checked >= SESSION_RECHECK_SECONDS:
+            if not (session.session_key and session.exists(session.session_key)):
+                raise ServiceError(
+                    "not_seated", _("You have been logged out: log in again to play.")
+                )
+            self.session_checked = now
+        moves.submit_action(
+            self.table_id, self.user, payload, known_version=known_versions.get(self.table_id)
+        )
 
     async def _refuse(self, error: ServiceError) -> None:
         """Tell this socket alone why its request was refused, with the table as it stands."""

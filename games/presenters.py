@@ -177,7 +177,8 @@ class TableView:
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
     engine: EngineGame | None = field(default=None, repr=False, compare=False)
-    rendered: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False, compare=False)
+    # The public fragments and their context, per language (see ``table_fragments``).
+    rendered: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def running(self) -> bool:
@@ -405,6 +406,16 @@ def seats_fragment(view: TableView) -> str:
 
 
 def _public_context(view: TableView) -> dict[str, Any]:
+    """What everyone at the table sees, in the active language: worked out once per language
+    for all the viewers of ``view``."""
+    key = ("context", translation.get_language() or "")
+    context = view.rendered.get(key)
+    if context is None:
+        context = view.rendered[key] = _everyones_context(view)
+    return context
+
+
+def _everyones_context(view: TableView) -> dict[str, Any]:
     names = view.names
     return {
         "table": view.table,
