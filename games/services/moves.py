@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from games.engine import Action, Event, IllegalAction, make_bot
 from games.engine import Game as EngineGame
 from games.models import Game, Move, Seat, Table
-from games.services import broadcast
+from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 
 # A bot waits this long before it moves, so that people can follow what happens.
@@ -30,8 +30,6 @@ BOT_DELAY = timedelta(seconds=0.8)
 MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
-# What a move needs of a seat (the rest, and the user's other fields, are left unread).
-SEAT_FIELDS = ("table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
 
 
 def submit_action(
@@ -76,11 +74,7 @@ def _submit(
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
         game = _lock_game(table_id)
-        seats = list(
-            game.table.seats.select_related("user")
-            .only(*SEAT_FIELDS, "user__is_active", "user__username")
-            .order_by("position")
-        )
+        seats = store.seats(table_id)
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))
@@ -100,7 +94,7 @@ def _submit(
             raise ServiceError(exc.code, str(ENGINE_MESSAGES.get(exc.code, exc.message))) from None
         if seat.timeouts:
             seat.timeouts = 0  # R23: counts timeouts in a row only
-            seat.save(update_fields=["timeouts"])
+            store.update(seat, ["timeouts"])
         # An answer to a +3 that others must still answer leaves their shared deadline as it is.
         keep = pending_before and engine.plus3 is not None
         now = timezone.now()
@@ -129,7 +123,7 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
     """Play one owed move, in one locked transaction. Returns (nothing more due now, next_due)."""
     with transaction.atomic():
         # The same lock as submit_action's: the clock and a player may act on a game at once.
-        game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+        game = store.lock_game(game_id=game_id)
         if game is None or game.table.status != Table.Status.PLAYING or game.finished:
             return True, None
         if game.next_due is None or game.next_due > now:
@@ -137,7 +131,7 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
         if not _play_owed_move(game, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
             schedule(game, game.engine(), now)
-            game.save(update_fields=["next_due", "turn_deadline"])
+            store.update(game, ["next_due", "turn_deadline"])
             if game.next_due is not None and game.next_due <= now:
                 return True, game.next_due
         return False, game.next_due
@@ -167,9 +161,8 @@ def _serialised[T](work: Callable[[], T]) -> T:
 
 
 def _lock_game(table_id: int) -> Game:
-    try:
-        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+    game = store.lock_game(table_id=table_id)
+    if game is None:
         if Table.objects.filter(pk=table_id).exists():
             raise ServiceError("not_started", _("The game has not started yet.")) from None
         raise ServiceError("not_found", _("There is no such table.")) from None
@@ -213,7 +206,7 @@ def _store_move(
         "source": source,
         "events": [event.to_json() for event in events],
     }
-    Move.objects.create(game=game, action=stored, digest=digest, **move)
+    store.insert_move(game, action=stored, digest=digest, created_at=now, **move)
     game.state = engine.to_snapshot()
     game.version += 1
     game.last_digest = digest
@@ -229,7 +222,7 @@ def _store_move(
         broadcast.lobby_changed()
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
-    game.save(update_fields=fields)
+    store.update(game, fields)
     rows = tuple(
         (
             seat.position,
@@ -290,11 +283,7 @@ def schedule(
 def _play_owed_move(game: Game, now: datetime) -> bool:
     """Play one move the server owes (a bot's, or a timeout's); False if none is owed."""
     engine = game.engine()
-    seats = list(
-        game.table.seats.select_related("user")
-        .only(*SEAT_FIELDS, "user__username")
-        .order_by("position")
-    )
+    seats = store.seats(game.table_id)
     to_act = [seats[position] for position in engine.seats_to_act()]
     pending_before = engine.plus3 is not None
     bot_seat = next((seat for seat in to_act if seat.bot), None)
@@ -310,7 +299,7 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
         if seat.timeouts >= MAX_TIMEOUTS:
             replace_by_bot(seat)
         else:
-            seat.save(update_fields=["timeouts"])
+            store.update(seat, ["timeouts"])
     else:
         return False
     events = engine.apply(action)
