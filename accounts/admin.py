@@ -335,7 +335,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("status", "category", "created_at")
     list_select_related = ("target", "filer", "handled_by")
     search_fields = ("target__username", "filer__username", "comment")
-    ordering = ("status", "-created_at")
+    ordering = ("-created_at",)
     shown = (
         "filer",
         "target",
