@@ -179,3 +179,25 @@ def test_the_join_page_says_why_a_play_banned_player_is_refused(
 
     assert "A moderator has banned you from playing." in response.content.decode()
     assert not table.seats.filter(user=bob).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "send"),
+    [
+        ("es", "Chat de los jugadores", "Enviar"),
+        ("id", "Obrolan pemain", "Kirim"),
+        ("eo", "Babilejo de la ludantoj", "Sendi"),
+    ],
+)
+def test_the_chat_is_in_the_visitors_language(
+    client: Client, table, alice, language, title, send
+) -> None:
+    client.force_login(alice)
+
+    page = client.get(
+        reverse("games:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+
+    assert f'<h2 class="chat__title">{title}</h2>' in page
+    assert f'<button type="submit">{send}</button>' in page
+    assert "Players' chat" not in page and "Mute or report" not in page
