@@ -106,3 +106,24 @@ def test_the_profile_shows_the_games_left(client: Client, alice, bob, make_table
     page = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
 
     assert '<dd data-stat="left">1</dd>' in page
+
+
+def test_leaver_statistics_tell_leaving_from_timing_out_and_count_aborted_games(
+    alice, bob, carol, make_table
+) -> None:
+    from games.models import Game, Seat
+    from games.services import moves, stats, tables
+
+    left = make_table(players=[bob], seat_count=3, start=True)
+    tables.leave_table(left.pk, bob)
+    # R23: three turns timed out in a row and a bot takes the seat.
+    slow = make_table(host=carol, players=[bob], start=True, turn_seconds=15)
+    game = Game.objects.get(table=slow)
+    now = timezone.now()
+    while Seat.objects.filter(table=slow, user=bob).exists():
+        now += timedelta(seconds=16)
+        moves.advance(game.pk, now=now)
+    aborted = make_table(players=[bob], start=True)
+    tables.abort_table(aborted.pk)
+
+    assert stats.leaver_stats(bob) == {"left": 1, "timeouts": 1, "aborted": 1}
