@@ -24,10 +24,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import presenters
+from games import chat_fragments, presenters
 from games.models import Table
 from games.presenters import LobbyView, TableView
-from games.services import access, broadcast, moves
+from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
@@ -49,6 +49,8 @@ SESSION_RECHECK_SECONDS = 30.0
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
+# A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
+CHAT_FRAME = "chat"
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -310,7 +312,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         :raises ServiceError: the refusal, its message in the visitor's language.
         """
         with translation.override(self.language):
-            payload = action_payload(parse_frame(text))
+            frame = parse_frame(text)
+            if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
+                await self._chat(frame)
+                return
+            payload = action_payload(frame)
             if not self._signed_in:
                 raise ServiceError("not_seated", _("Log in and take a seat to play."))
             if payload["version"] < known_versions.get(self.table_id, -1):
@@ -352,3 +358,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(broadcast.PRESENCE_REFRESH)
             await database_sync_to_async(broadcast.socket_alive)(self.table_id, self.user)
+
+    # ------------------------------------------------------------------ chat
+
+    async def _chat(self, frame: dict[str, Any]) -> None:
+        """Post a chat line; a refusal is told to this socket alone, beside the chat box."""
+        room, text = frame.get("room"), frame.get("text")
+        try:
+            if not isinstance(room, str) or not isinstance(text, str):
+                raise _not_understood()
+            if not self._signed_in:
+                raise ServiceError("forbidden", _("Log in to chat."))
+            await database_sync_to_async(chat.post_message)(self.table_id, self.user, room, text)
+            words = ""
+        except ServiceError as error:
+            words = error.message
+        await self.send(text_data=chat_fragments.chat_flash_fragment(words))
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        """A new chat line: sent on only if this socket's person may read it (the spectators'
+        room never reaches a player; a muted author's lines never reach who muted them)."""
+        line = await database_sync_to_async(chat.message_for)(
+            message["id"], self.table_id, self.user
+        )
+        if line is not None:
+            with translation.override(self.language):
+                await self.send(text_data=chat_fragments.chat_line_fragment(line))
+
+    async def chat_hidden(self, message: dict[str, Any]) -> None:
+        """A moderator hid a chat line: take it off the page."""
+        await self.send(text_data=chat_fragments.chat_hidden_fragment(message["id"]))

@@ -10,7 +10,10 @@ services → engine → models → broadcast → fragments.
   sends after commit, presence.
 - :mod:`~games.services.access`: who may see a table or a finished game.
 - :mod:`~games.services.history`: a finished game's record, and verifying a stored game.
-- :mod:`~games.services.stats`: players' statistics.
+- :mod:`~games.services.stats`: players' statistics, leaver statistics.
+- :mod:`~games.services.chat`: a table's chat: its rooms, posting and reading lines, mutes.
+
+Moderators' actions live in :mod:`accounts.moderation`, each with its moderation log row.
 
 Every refusal raises :class:`~games.services.errors.ServiceError`.
 """

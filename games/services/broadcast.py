@@ -191,3 +191,19 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group, message)
+
+
+# ---------------------------------------------------------------------------- chat
+
+
+def chat_posted(table_id: int, message_id: int) -> None:
+    """After commit, tell the table's sockets of a new chat message; each socket decides
+    whether its person may read it (its room, their mutes)."""
+    message = {"type": "chat.message", "id": message_id}
+    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
+
+
+def chat_hidden(table_id: int, message_id: int) -> None:
+    """After commit, take a hidden chat message off the table's pages."""
+    message = {"type": "chat.hidden", "id": message_id}
+    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)

@@ -170,7 +170,7 @@ async def test_a_ban_closes_the_players_sockets_and_a_bot_takes_their_seat(
 
     await database_sync_to_async(admin.post)(
         reverse("admin:auth_user_changelist"),
-        {"action": "ban", "_selected_action": [bob.pk]},
+        {"action": "ban", "_selected_action": [bob.pk], "reason": "spam"},
     )
 
     assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
