@@ -9,6 +9,9 @@ sockets (:func:`take_state`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
 import threading
 import uuid
 from collections import OrderedDict
@@ -16,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
@@ -25,6 +28,8 @@ from django.db import transaction
 if TYPE_CHECKING:
     from games.engine import Game as EngineGame
     from games.models import Game, Table
+
+logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 # Table states kept for this process's sockets: taken by the first socket that handles their
@@ -188,9 +193,51 @@ def _presence_key(table_id: int, user_id: int) -> str:
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to the group. From a server's database thread (a consumer's or a view's
+    ``sync_to_async`` call) the send is handed to the server's event loop and not waited for:
+    the one thread that runs every database call of a process would otherwise idle until the
+    loop, busy drawing tables, gets round to it. Sends keep their order either way."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is None:
         async_to_sync(layer.group_send)(group, message)
+        return
+    try:
+        loop.call_soon_threadsafe(_start_send, layer, group, message)
+    except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+        logger.warning("not sent to %s: the event loop is closed", group)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this thread through ``sync_to_async``, if any."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return None  # called on a loop's own thread: async_to_sync says what is wrong
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return None if loop.is_closed() else loop
+
+
+_sending: set[asyncio.Task[None]] = set()  # sends under way (a task needs a reference)
+
+
+def _start_send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task[None]) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("a group send failed", exc_info=task.exception())
 
 
 # ---------------------------------------------------------------------------- chat
