@@ -226,12 +226,26 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 
 
 _sending: set[asyncio.Task[None]] = set()  # sends under way (a task needs a reference)
+_last_send: list[asyncio.Task[None]] = []  # the newest, which the next one waits for
 
 
 def _start_send(layer: Any, group: str, message: dict[str, Any]) -> None:
-    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
+    """Start the send on this loop, after the one before it: a layer's sends may otherwise
+    overtake each other (channels-redis makes several round trips for one)."""
+    loop = asyncio.get_running_loop()
+    previous = _last_send[0] if _last_send and _last_send[0].get_loop() is loop else None
+    task = loop.create_task(_send_after(previous, layer, group, message))
+    _last_send[:] = [task]
     _sending.add(task)
     task.add_done_callback(_sent)
+
+
+async def _send_after(
+    previous: asyncio.Task[None] | None, layer: Any, group: str, message: dict[str, Any]
+) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])  # done, whether it failed or not
+    await layer.group_send(group, message)
 
 
 def _sent(task: asyncio.Task[None]) -> None:

@@ -48,3 +48,25 @@ def test_a_send_outside_a_server_thread_is_made_before_it_returns() -> None:
     broadcast._group_send("direct", {"type": "test.message", "number": 7})
     message = async_to_sync(layer.receive)(channel)
     assert message["number"] == 7
+
+
+async def test_sends_handed_to_the_loop_do_not_overtake_each_other(monkeypatch) -> None:
+    """A layer whose first send is the slowest (as a Redis round trip may be) still delivers
+    in the order the database thread sent."""
+    delivered: list[int] = []
+
+    class SlowFirstLayer:
+        async def group_send(self, group: str, message: dict) -> None:
+            await asyncio.sleep(0.05 if message["number"] == 0 else 0)
+            delivered.append(message["number"])
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: SlowFirstLayer())
+
+    def send_three() -> None:
+        for number in range(3):
+            broadcast._group_send("slow", {"type": "test.message", "number": number})
+
+    await sync_to_async(send_three, thread_sensitive=True)()
+    while broadcast._sending:
+        await asyncio.sleep(0.01)
+    assert delivered == [0, 1, 2]
