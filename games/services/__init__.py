@@ -6,6 +6,8 @@ services → engine → models → broadcast → fragments.
 
 - :mod:`~games.services.tables`: open, join, leave and start tables; seats and bots.
 - :mod:`~games.services.moves`: the one move path: submit, advance, lock, store, schedule.
+- :mod:`~games.services.store`: that path's few statements, written once instead of built by
+  the ORM for every move.
 - :mod:`~games.services.broadcast`: the seam between the site and its transport: group names,
   sends after commit, presence.
 - :mod:`~games.services.access`: who may see a table or a finished game.
