@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0001_username_unique_ignoring_case'),
+        ('accounts', '0003_moderators_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
