@@ -106,6 +106,11 @@ run: $(VENV)/.stamp-run messages
 # messages after system-deps, which installs gettext.
 test: $(VENV)/.stamp-test system-deps lint
 	@$(MAKE) --no-print-directory messages
+	@# axe-core, which the browser tests run on every page (tests/e2e/axe.py); not a dependency
+	@# of the site, so not saved in a package.json.
+	@if [ ! -d node_modules/axe-core ] && command -v npm >/dev/null; then \
+		npm install --no-save --silent axe-core; \
+	fi
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.stamp-test
@@ -144,5 +149,5 @@ bench-load: $(VENV)/.stamp-test
 	if [ -n "$$folder" ]; then rm -rf "$$folder"; fi; exit $$status
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

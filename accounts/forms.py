@@ -53,6 +53,11 @@ class SignUpForm(UserCreationForm):
         return username
 
 
+class ClaimForm(SignUpForm):
+    """A guest's account made their own: a username and password of their choice (the games
+    and statistics stay, since it is the same account)."""
+
+
 class ThrottledLoginMixin:
     """For Django's log-in forms: say when the throttle refused an attempt (accounts.throttle,
     applied by the authentication backend), and refuse absurdly long input with a field error

@@ -10,6 +10,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/guest/", views.try_as_guest, name="guest"),
+    path("accounts/claim/", views.claim, name="claim"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,12 +11,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
 
-from accounts import moderation, throttle
-from accounts.forms import ReportForm, SignUpForm
+from accounts import guests, moderation, throttle
+from accounts.forms import ClaimForm, ReportForm, SignUpForm
 from accounts.usernames import find_user
 from games.models import Table
-from games.services import stats
+from games.services import stats, tables
 from games.services.errors import ServiceError
 
 
@@ -44,6 +45,56 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.get_username()})
         return redirect("games:home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_POST
+def try_as_guest(request: HttpRequest) -> HttpResponse:
+    """A visitor plays against bots at once, as a guest (``accounts.guests``), counted against
+    the sign-up throttle of their address like any new account."""
+    if request.user.is_authenticated:
+        return redirect("games:home")
+    if not throttle.reserve_signup(request):
+        messages.error(
+            request, _("Too many new accounts from your network. Please try again in an hour.")
+        )
+        return redirect("games:home")
+    user = guests.create_guest()
+    login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
+    try:
+        table = tables.play_against_bots(user, opponents=3)
+    except ServiceError as error:  # pragma: no cover - a new account may always play bots
+        messages.error(request, error.message)
+        return redirect("games:home")
+    messages.info(
+        request,
+        _(
+            "You are playing as %(username)s, a guest. Keep your games: claim the account "
+            "with a name and password of your own."
+        )
+        % {"username": user.get_username()},
+    )
+    return redirect(reverse("games:table", args=[table.pk]))
+
+
+@login_required
+@sensitive_post_parameters("password1", "password2")
+def claim(request: HttpRequest) -> HttpResponse:
+    """A guest chooses a username and password; the account, its games and statistics stay."""
+    if not guests.is_guest(request.user):
+        return redirect("accounts:profile", username=request.user.get_username())
+    form = ClaimForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                user = form.save()
+                guests.claim(user)
+        except IntegrityError:
+            form.add_error("username", _("That username was just taken. Please choose another."))
+            return render(request, "accounts/claim.html", {"form": form})
+        update_session_auth_hash(request, user)
+        messages.success(request, _("Welcome, %(username)s!") % {"username": user.get_username()})
+        return redirect("accounts:profile", username=user.get_username())
+    return render(request, "accounts/claim.html", {"form": form})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -15,6 +15,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import Game as EngineGame
@@ -48,6 +49,9 @@ class Table(models.Model):
     # R23: seconds per turn; None means no limit (games among friends).
     turn_seconds = models.PositiveSmallIntegerField(_("turn time"), null=True, blank=True)
     public = models.BooleanField(_("public"), default=True)
+    # A one-click game against bots: its name is drawn in each viewer's language
+    # (``shown_name``), not stored in the language of the person who opened it.
+    against_bots = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -60,6 +64,13 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    @property
+    def shown_name(self) -> str:
+        """The name as a page shows it: a game against bots is named in the viewer's language."""
+        if self.against_bots:
+            return gettext("%(username)s vs bots") % {"username": self.host.get_username()}
+        return self.name
 
 
 class Seat(models.Model):
@@ -218,6 +229,25 @@ class Move(models.Model):
     def chain(previous_digest: str, action: dict) -> str:
         payload = previous_digest + json.dumps(action, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class ReplaySnapshot(models.Model):
+    """The engine's snapshot of a finished game after ``seq`` moves, kept every
+    ``replays.SNAPSHOT_EVERY`` moves so that a replay step replays at most that many moves,
+    however long the game. Built once, on the first replay of the game; a finished game never
+    changes, so they never go stale."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="replay_snapshots")
+    seq = models.PositiveIntegerField()  # moves applied
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_replay_snapshot_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} after move {self.seq}"
 
 
 CHAT_MAX_CHARS = 300

@@ -17,12 +17,12 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
+from games import listings
 from games.engine import Game as EngineGame
-from games.engine import Record, replay, seat_view, spectator_view
+from games.engine import seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
-from games.services import broadcast, tables
+from games.services import broadcast, replays, tables
 from games.words import describe_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
@@ -515,17 +515,19 @@ def _controls(
 
 
 def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
-    """A finished game's page: players, options, result, length, moves in words, and the public
-    table after move ``step`` (a replay of the first ``step`` actions; spectator view only)."""
-    moves = list(game.moves.order_by("seq").values("seq", "seat", "source", "events", "created_at"))
-    names = list(game.players)
+    """A finished game's page: players (a seat a bot took over says so), options, result,
+    length, moves in words, and the replay after move ``step`` (the last move by default)."""
+    moves = list(game.moves.order_by("seq").values("seq", "seat", "source", "events"))
+    players = listings.player_views(game)
+    # The moves are worded with the names of who played them: the person, before a bot came.
+    names = [player.username or player.name for player in players]
     total = len(moves)
     duration = (game.finished_at - game.started_at) if game.finished_at else None
-    ctx: dict[str, Any] = {
+    return {
         "game": game,
         "table": game.table,
-        "names": names,
-        "winner_name": names[game.winner] if game.winner is not None else "",
+        "players": players,
+        "winner": players[game.winner] if game.winner is not None else None,
         "move_count": total,
         "duration_minutes": int(duration.total_seconds() // 60) if duration else None,
         "duration_seconds": int(duration.total_seconds() % 60) if duration else None,
@@ -538,34 +540,37 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
             }
             for move in moves
         ],
-        "step": None,
+        **replay_context(game, total if step is None else step, players),
     }
-    if step is not None:
-        step = min(max(step, 0), total)
-        ctx.update(_replay_step(game, step, names))
-    return ctx
 
 
-def _replay_step(game: Game, step: int, names: list[str]) -> dict[str, Any]:
-    record: Record = game.record()
-    record.actions = record.actions[:step]
-    result = replay(record)
-    if result.game is None:  # pragma: no cover - a stored game always replays
-        return {"step": None, "replay_error": _("This game could not be replayed.")}
-    view = spectator_view(result.game)
-    seats = [
-        {
-            "name": name,
-            "hand_size": view["hand_sizes"][position],
-            "stage": view["stages"][position] if view["stages"] else None,
-            "is_turn": view["current_player"] == position and not view["finished"],
-        }
-        for position, name in enumerate(names)
-    ]
+def replay_context(game: Game, step: int, players: list[Any] | None = None) -> dict[str, Any]:
+    """The finished game after move ``step``: the public table and every hand (the game is
+    over), and what that move did. Costs the same at any step (``replays.engine_at``)."""
+    players = players if players is not None else listings.player_views(game)
+    total = game.version
+    step = min(max(step, 0), total)
+    engine = replays.engine_at(game, step)
+    view = spectator_view(engine)
+    names = [player.username or player.name for player in players]
+    move = None
+    if step > 0:
+        events = game.moves.values_list("events", flat=True).get(seq=step - 1)
+        move = describe_move(events, names)
     return {
         "step": step,
+        "last_step": total,
         "previous_step": step - 1 if step > 0 else None,
-        "next_step": step + 1 if step < game.version else None,
+        "next_step": step + 1 if step < total else None,
+        "step_move": move,
         "replay_board": _board(view, names),
-        "replay_seats": seats,
+        "replay_seats": [
+            {
+                "player": player,
+                "hand": sorted(card.code for card in engine.hands[player.position]),
+                "stage": view["stages"][player.position] if view["stages"] else None,
+                "is_turn": view["current_player"] == player.position and not view["finished"],
+            }
+            for player in players
+        ],
     }

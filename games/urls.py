@@ -24,6 +24,10 @@ urlpatterns = [
     path("tables/<int:table_id>/report/", views.report, name="report"),
     path("games/", views.finished_games, name="finished_games"),
     path("games/", views.finished_games, name="games"),  # the name the site nav uses
+    path("games/mine/", views.my_games, name="my_games"),
+    path("games/live/", views.watch, name="watch"),
+    path("rules/", views.rules, name="rules"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/<int:game_id>/", views.finished_game, name="finished_game"),
     path("games/<int:game_id>/record.json", views.record_json, name="record_json"),
 ]

@@ -14,25 +14,29 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from accounts import moderation
+from accounts import guests, moderation
 from accounts.views import report as report_view
+from games import listings
 from games.chat_fragments import chat_context
 from games.forms import TableForm
 from games.models import ChatMessage, Game, Table
 from games.presenters import (
     finished_game_context,
     lobby_context,
+    replay_context,
     table_page_context,
     table_view,
 )
+from games.rules_page import rules_context
 from games.services import access, chat, history, tables
 from games.services.errors import ServiceError
 
@@ -96,6 +100,17 @@ def _change_table(
     return _done(request, next_url or _table_url(table))
 
 
+def _guests_play_bots_only(request: HttpRequest) -> HttpResponse | None:
+    """A guest (``accounts.guests``) plays bot tables only: opening or joining a table with
+    people first needs the account claimed."""
+    if not guests.is_guest(request.user):
+        return None
+    messages.info(request, _("Guests play against bots. Keep your account to play with people."))
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("accounts:claim"))
+    return redirect("accounts:claim")
+
+
 # ------------------------------------------------------------------ lobby
 
 
@@ -114,6 +129,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create_table(request: HttpRequest) -> HttpResponse:
+    if refused := _guests_play_bots_only(request):
+        return refused
     form = TableForm(request.POST or None)
     if request.method != "POST" or not form.is_valid():
         return render(request, "games/create_table.html", {"form": form})
@@ -159,6 +176,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def join(request: HttpRequest, table_id: int) -> HttpResponse:
+    if refused := _guests_play_bots_only(request):
+        return refused
     return _change_table(
         request,
         table_id,
@@ -203,7 +222,11 @@ def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
 
 
 def _finished_games():
-    return Game.objects.filter(winner__isnull=False, table__public=True).select_related("table")
+    return (
+        Game.objects.filter(winner__isnull=False, table__public=True)
+        .select_related("table", "table__host")
+        .prefetch_related(Prefetch("table__seats", queryset=listings.SEATS_WITH_PEOPLE.queryset))
+    )
 
 
 @require_GET
@@ -230,11 +253,14 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
 
 @require_GET
 def finished_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game and its replay; a replay step asked by htmx is the replay alone."""
     game = _get_finished_game_for_user(request, game_id)
     try:
         step = int(request.GET["move"])
     except (KeyError, ValueError):
         step = None
+    if request.htmx and step is not None:
+        return render(request, "games/partials/replay.html", replay_context(game, step))
     context = finished_game_context(game, step)
     context["chat_lines"] = chat.recent_messages(game.table_id, None, ChatMessage.Room.PLAYERS)
     return render(request, "games/finished_game.html", context)
@@ -249,8 +275,65 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     except ServiceError as error:
         raise PermissionDenied(error.message) from None
     response = JsonResponse(record, json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = f'inline; filename="taki-game-{game.pk}.json"'
+    # A download, named so that several games' files sort by game.
+    response["Content-Disposition"] = f'attachment; filename="taki-game-{game.pk}.json"'
     return response
+
+
+# ------------------------------------------------------------------ lists
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The player's own finished games, private bot games included, with filters."""
+    result = request.GET.get("result", "")
+    result = result if result in listings.RESULTS else ""
+    opponents = request.GET.get("with", "")
+    opponents = opponents if opponents in listings.OPPONENTS else ""
+    page = Paginator(listings.my_games(request.user, result, opponents), 25).get_page(
+        request.GET.get("page")
+    )
+    rows = [
+        {
+            "seat": seat,
+            "game": seat.table.game,
+            "table": seat.table,
+            "result": listings.seat_result(seat, request.user),
+        }
+        for seat in page.object_list
+    ]
+    query = "&".join(
+        f"{key}={value}" for key, value in (("result", result), ("with", opponents)) if value
+    )
+    return render(
+        request,
+        "games/my_games.html",
+        {
+            "page": page,
+            "rows": rows,
+            "result": result,
+            "opponents": opponents,
+            "filter_query": query,
+        },
+    )
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    """The games being played that anyone may watch."""
+    page = Paginator(listings.watchable_games(), 25).get_page(request.GET.get("page"))
+    return render(request, "games/watch.html", {"page": page})
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of TAKI as this site plays them (RULES.md), with every card face."""
+    return render(request, "games/rules.html", rules_context())
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    return redirect(static("favicon.ico"), permanent=True)
 
 
 # ------------------------------------------------------------------ chat and reports

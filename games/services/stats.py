@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, Q
+from django.db.models import F, Prefetch, Q
 
 from games.models import Move, Seat, Table
 
@@ -15,8 +15,9 @@ RECENT_GAMES = 20  # games listed on a profile
 def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
     """Games played (finished, including those left early), won, win rate and the recent ones.
 
-    ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table_name``,
-    ``players``, ``won``, ``finished_at``. It lists only the games ``viewer`` may see
+    ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table``, ``table_name``,
+    ``players``, ``seats``, ``won``, ``left`` (a bot finished it for them), ``finished_at``.
+    It lists only the games ``viewer`` may see
     (``access.may_watch``): a private game's name and players are shown to its own players
     alone; the counts include every game.
     """
@@ -26,6 +27,8 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     played = seats.count()
     # A seat a bot took over is the bot's win, not the player's.
     won = seats.filter(user=user, table__game__winner=F("position")).count()
+    # Games a bot finished in the player's seat (they left or timed out): neither won nor lost.
+    left = seats.filter(replaced_user=user).exclude(user=user).count()
     shown = seats
     if viewer is None or not viewer.is_authenticated:
         shown = seats.filter(table__public=True)
@@ -33,7 +36,13 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
         theirs = Seat.objects.filter(Q(user=viewer) | Q(replaced_user=viewer)).values("table_id")
         shown = seats.filter(Q(table__public=True) | Q(table_id__in=theirs))
     latest = (
-        shown.select_related("table__game")
+        shown.select_related("table__game", "table__host")
+        .prefetch_related(
+            Prefetch(
+                "table__seats",
+                queryset=Seat.objects.select_related("user", "replaced_user").order_by("position"),
+            )
+        )
         .defer("table__game__state", "table__game__deck")  # large, and not needed here
         .order_by("-table__game__finished_at")[:RECENT_GAMES]
     )
@@ -42,7 +51,10 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
             "game": seat.table.game,
             "table_name": seat.table.name,
             "players": list(seat.table.game.players),
+            "seats": list(seat.table.seats.all()),
+            "table": seat.table,
             "won": seat.user_id == user.pk and seat.table.game.winner == seat.position,
+            "left": seat.user_id != user.pk,
             "finished_at": seat.table.game.finished_at,
         }
         for seat in latest
@@ -50,6 +62,7 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     return {
         "played": played,
         "won": won,
+        "left": left,
         "win_rate": won / played if played else 0.0,
         "recent": recent,
     }

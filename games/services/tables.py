@@ -294,6 +294,7 @@ def play_against_bots(
             public=False,
             bot_seats=opponents,
             bot_kind=bot_kind,
+            against_bots=True,  # named in each viewer's language (Table.shown_name)
         )
         table = _lock_table(table.pk)
         _start(table, timezone.now())

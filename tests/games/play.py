@@ -18,6 +18,9 @@ def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
     played by the server (``moves.advance``), as the clock would."""
     seats = {seat.position: seat.user for seat in table.seats.select_related("user")}
     bot = make_bot("greedy", random.Random(7))
+    # Each server turn an hour after the last: a bot that plays twice running (a Stop at two
+    # seats, a run) is due again only after the time its first move was played at.
+    later = timezone.now()
     for _ in range(max_moves):
         game = Game.objects.get(table=table)
         if game.finished:
@@ -25,7 +28,8 @@ def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
         engine = game.engine()
         seat = engine.seats_to_act()[0]
         if seats[seat] is None:
-            moves.advance(game.pk, timezone.now() + timedelta(hours=1))
+            later += timedelta(hours=1)
+            moves.advance(game.pk, later)
             continue
         action = bot.choose(engine, seat).to_json()
         moves.submit_action(table.pk, seats[seat], {**action, "version": game.version})

@@ -243,7 +243,13 @@ def test_the_statistics_count_the_finished_games(finished, alice, bob) -> None:
     assert (player["played"], player["won"], player["win_rate"]) == (1, int(won), float(won))
     assert player["recent"][0]["game"] == finished
     assert player["recent"][0]["table_name"] == "alice vs bots"
-    assert stats.player_stats(bob) == {"played": 0, "won": 0, "win_rate": 0.0, "recent": []}
+    assert stats.player_stats(bob) == {
+        "played": 0,
+        "won": 0,
+        "left": 0,
+        "win_rate": 0.0,
+        "recent": [],
+    }
 
 
 def test_a_game_verifies_until_its_log_is_tampered_with(table, bob) -> None:

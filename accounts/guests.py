@@ -1,0 +1,78 @@
+"""Guest accounts: try a game against bots before signing up, and keep it after.
+
+A guest is a real account with no usable password and a readable name ("Guest-4821"). Like
+lichess's anonymous players against the computer, a guest plays bot tables only: people at a
+table with others expect a name that stays, and sign-up's checks (the throttle, the name
+rules) are what stand between them and a flood of throwaway accounts. A guest may watch any
+public game. Claiming the account (a username and password of one's own) keeps its games and
+statistics; unclaimed guests are deleted after ``STALE_AFTER`` (``manage.py
+delete_stale_guests``), together with their private bot tables.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Guest
+from accounts.usernames import username_taken
+
+GUEST_PREFIX = "Guest-"
+STALE_AFTER = timedelta(days=7)
+NAME_ATTEMPTS = 20
+
+
+def is_guest(user: AbstractBaseUser | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    try:
+        user.guest  # noqa: B018 - the reverse one-to-one raises when there is none
+    except Guest.DoesNotExist:
+        return False
+    return True
+
+
+def _guest_name(digits: int) -> str:
+    return f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+
+
+def create_guest() -> AbstractBaseUser:
+    """A new guest account with a free name: four digits while they last, then more."""
+    users = get_user_model()._default_manager
+    for attempt in range(NAME_ATTEMPTS):
+        name = _guest_name(4 if attempt < NAME_ATTEMPTS // 2 else 8)
+        if username_taken(name):
+            continue
+        try:
+            with transaction.atomic():
+                user = users.create_user(username=name)  # no password: unusable
+                Guest.objects.create(user=user)
+        except IntegrityError:  # taken in the meantime (the unique index ignores case)
+            continue
+        return user
+    raise RuntimeError("no free guest name")  # pragma: no cover - 10^8 names
+
+
+def claim(user: AbstractBaseUser) -> None:
+    """The account is the player's own now (the caller saved its new name and password)."""
+    Guest.objects.filter(user=user).delete()
+
+
+def delete_stale_guests(now=None, older_than: timedelta = STALE_AFTER) -> int:
+    """Delete the guest accounts made before ``older_than`` ago that neither logged in nor opened
+    a table since; how many."""
+    now = now or timezone.now()
+    cutoff = now - older_than
+    stale = (
+        Guest.objects.filter(created_at__lt=cutoff)
+        .exclude(user__last_login__gte=cutoff)
+        .exclude(user__hosted_tables__created_at__gte=cutoff)  # played lately
+    )
+    user_ids = list(stale.values_list("user_id", flat=True))
+    get_user_model()._default_manager.filter(pk__in=user_ids).delete()
+    return len(user_ids)

@@ -1,0 +1,119 @@
+"""The read side of the site's lists and finished-game pages: who sat where (and who a bot
+replaced), a player's own games, and the games anyone may watch.
+
+Names are drawn when a page is drawn, in the viewer's language: a bot's name is translated,
+and a seat a bot took over reads "Bot (for Ana)". The game record keeps the names as they were
+at the start, in English (``Game.players``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from games.models import BOT_KINDS, Game, Seat, Table
+
+BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
+
+# My games' filters: the result, and who else played.
+RESULTS = ("won", "lost", "left")
+# A list's tables with their seats' people, to name and link them in two more queries.
+SEATS_WITH_PEOPLE = Prefetch(
+    "seats", queryset=Seat.objects.select_related("user", "replaced_user").order_by("position")
+)
+OPPONENTS = ("people", "bots")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat of a game as a page shows it, with the profile it links to (if any)."""
+
+    position: int
+    name: str
+    username: str  # the person's, or the replaced person's for a bot that took over
+    is_bot: bool
+    took_over: bool  # a bot finished the game for ``username`` (they left or timed out)
+
+
+def player_views(game: Game) -> list[PlayerView]:
+    """The players of ``game`` in seat order, named in the viewer's language."""
+    seats = {
+        seat.position: seat
+        for seat in Seat.objects.filter(table_id=game.table_id).select_related(
+            "user", "replaced_user"
+        )
+    }
+    return [
+        _player_view(position, seats.get(position), name)
+        for position, name in enumerate(game.players)
+    ]
+
+
+def _player_view(position: int, seat: Seat | None, recorded: str) -> PlayerView:
+    if seat is not None and seat.user_id is not None:
+        username = seat.user.get_username()
+        return PlayerView(position, username, username, False, False)
+    if seat is not None and seat.bot and seat.replaced_user_id is not None:
+        username = seat.replaced_user.get_username()
+        name = _("Bot (for %(username)s)") % {"username": username}
+        return PlayerView(position, name, username, True, True)
+    if seat is not None and seat.bot:
+        name = f"{BOT_NAMES.get(seat.bot, seat.bot)} {position + 1}"
+        return PlayerView(position, name, "", True, False)
+    # The person's account is gone: the name the record kept.
+    return PlayerView(position, recorded, "", False, False)
+
+
+def my_games(user: AbstractBaseUser, result: str = "", opponents: str = "") -> QuerySet[Seat]:
+    """``user``'s seats in finished games, private bot games included, newest first.
+
+    ``result``: ``won`` (their own win), ``lost`` (someone else won while they sat), ``left``
+    (a bot took their seat: the game is not theirs to win). ``opponents``: ``people`` (another
+    person sat at the table) or ``bots`` (nobody else did).
+    """
+    seats = Seat.objects.filter(
+        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
+    )
+    if result == "won":
+        seats = seats.filter(user=user, table__game__winner=F("position"))
+    elif result == "lost":
+        seats = seats.filter(user=user).exclude(table__game__winner=F("position"))
+    elif result == "left":
+        seats = seats.filter(replaced_user=user).exclude(user=user)
+    others = (
+        Seat.objects.filter(table_id=OuterRef("table_id"))
+        .exclude(position=OuterRef("position"))
+        .filter(Q(user__isnull=False) | Q(replaced_user__isnull=False))
+    )
+    if opponents == "people":
+        seats = seats.filter(Exists(others))
+    elif opponents == "bots":
+        seats = seats.exclude(Exists(others))
+    return (
+        seats.select_related("table", "table__host", "table__game")
+        .prefetch_related(Prefetch("table__seats", queryset=SEATS_WITH_PEOPLE.queryset))
+        .defer("table__game__state", "table__game__deck")
+        .order_by("-table__game__finished_at", "-pk")
+    )
+
+
+def seat_result(seat: Seat, user: AbstractBaseUser) -> str:
+    """``won``, ``lost`` or ``left`` for ``user`` on ``seat`` of a finished game."""
+    if seat.user_id != user.pk:
+        return "left"
+    return "won" if seat.table.game.winner == seat.position else "lost"
+
+
+def watchable_games() -> QuerySet[Table]:
+    """The games being played that anyone may watch (``access.may_watch`` without an invite:
+    the public tables), newest first."""
+    return (
+        Table.objects.filter(status=Table.Status.PLAYING, public=True, game__winner__isnull=True)
+        .select_related("host", "game")
+        .prefetch_related(SEATS_WITH_PEOPLE)
+        .defer("game__state", "game__deck")
+        .order_by("-game__started_at", "-pk")
+    )

@@ -1,0 +1,48 @@
+"""axe-core in the browser tests: run it on a page and keep the violations that matter.
+
+axe-core comes from the npm registry into node_modules/ (`make test` installs it when npm is
+there: `npm install --no-save axe-core`). It is injected through the DevTools protocol
+(``page.evaluate``), which the site's Content-Security-Policy does not apply to, so the pages
+are checked exactly as they are served.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.site_server import ROOT
+
+AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+
+@cache
+def _axe_source() -> str:
+    if not AXE_PATH.exists():
+        if os.environ.get("CI"):
+            pytest.fail("axe-core is missing: run `npm install --no-save axe-core`")
+        pytest.skip("axe-core is not installed (npm install --no-save axe-core)")
+    return AXE_PATH.read_text()
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = SERIOUS) -> list[dict[str, Any]]:
+    """The axe-core violations of ``impacts`` on the page as it stands: rule id, impact, help,
+    and the first few offending elements."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(_axe_source())
+    results = page.evaluate("async () => await window.axe.run(document)")
+    return [
+        {
+            "id": violation["id"],
+            "impact": violation["impact"],
+            "help": violation["help"],
+            "nodes": [node["target"] for node in violation["nodes"][:5]],
+        }
+        for violation in results["violations"]
+        if violation["impact"] in impacts
+    ]
