@@ -549,7 +549,7 @@ def _controls(
         "announce": legal["last_card"] and not announced,
         # R20: or said with the play (or the close) that leaves one card.
         "say_with_play": (len(hand) == 2 and bool(plays))
-        or (len(hand) == 1 and legal["close_taki"]),
+        or (len(hand) == 1 and legal["close_taki"] and not announced),
     }
     controls["any"] = any(controls.values())
     return controls
