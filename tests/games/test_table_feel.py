@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import presenters
 from games.models import Game, Table
@@ -147,3 +147,21 @@ def test_it_is_your_turn_only_for_the_player_to_act(run_table, alice, bob) -> No
     assert seen_by(run_table, bob)["your_turn"] is False
     assert "data-your-turn" in pushed_to(run_table, alice)
     assert "data-your-turn" not in pushed_to(run_table, bob)
+
+
+@pytest.mark.parametrize(
+    ("language", "prompt", "penalty"),
+    [
+        ("es", "¡Última carta!", "¡alice no dijo «última carta» y roba 4 cartas!"),
+        ("id", "Kartu terakhir!", "alice tidak mengatakan “kartu terakhir” dan mengambil 4 kartu!"),
+        ("eo", "Lasta karto!", "alice ne diris “lasta karto” kaj tiras 4 kartojn!"),
+    ],
+)
+def test_the_last_card_prompt_and_penalty_are_translated(
+    run_table, alice, bob, language, prompt, penalty
+) -> None:
+    with translation.override(language):
+        assert prompt in pushed_to(run_table, alice)
+        play(run_table, alice, type="play", card="red:7")
+        play(run_table, alice, type="close_taki")
+        assert penalty in pushed_to(run_table, bob)
