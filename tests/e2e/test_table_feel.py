@@ -49,7 +49,7 @@ WINNABLE = [
 ]  # fmt: skip
 # Seat 0: a red TAKI run that takes their hand down to one card in their first turn.
 RUN_TO_ONE = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "blue:1"],
+    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "blue:taki"],
     NUMBERS[0:8],
     NUMBERS[8:16],
     ["green:1", "green:3", "green:4", "green:6", "green:7", "green:8", "green:9", "blue:3"],
@@ -156,6 +156,14 @@ def choose(page: Page) -> str:
           return '';
         }"""
     )
+
+
+def play_card(page: Page, code: str) -> None:
+    """Click the card ``code`` of the hand and wait until the move is on the page."""
+    moves = version(page)
+    page.locator(f"{HAND} li[data-card='{code}'] button").click()
+    wait_for_version(page, moves + 1)
+    assert not page.locator("#flash").inner_text(), page.locator("#flash").inner_text()
 
 
 def wait_for_my_turn_or_end(page: Page) -> bool:
@@ -281,16 +289,13 @@ def test_last_card_said_and_forgotten_with_a_spectator(
     watcher = make_context(size, phone=phone).new_page()
     watcher.goto(f"{site_server.url}/tables/{table_id}/?invite={invite[0][0]}")
     expect(watcher.locator(".badge--watching")).to_be_visible()
-    page.locator(f"{HAND} li[data-card='red:taki'] button").click()
-    for code in ["red:1", "red:3", "red:4", "red:5", "red:6"]:
-        page.locator(f"{HAND} li[data-card='{code}'] button").click()
-        expect(page.locator(f"{HAND} li[data-card='{code}']")).to_have_count(0, timeout=TIMEOUT)
+    for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6"]:
+        play_card(page, code)
     first = page.evaluate("() => document.querySelector('#table-hand :is(input, button)').id")
     assert first == "say-last-card", "the last-card prompt is not first in the hand"
     page.screenshot(path=str(artifacts / f"e2e-feel-{viewport}-last-card-prompt.png"))
     page.locator("#say-last-card").click()
-    page.locator(f"{HAND} li[data-card='red:7'] button").click()
-    expect(page.locator(HAND_CARDS)).to_have_count(1, timeout=TIMEOUT)
+    play_card(page, "red:7")
     page.get_by_role("button", name="Close the TAKI run").click()
     said = f"{name}: last card!"
     expect(watcher.locator("#table-events")).to_contain_text(said, timeout=TIMEOUT)
@@ -304,8 +309,7 @@ def test_last_card_said_and_forgotten_with_a_spectator(
     invite = site_server.query("SELECT invite_token FROM games_table WHERE id = ?", (table_id,))
     watcher.goto(f"{site_server.url}/tables/{table_id}/?invite={invite[0][0]}")
     for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7"]:
-        page.locator(f"{HAND} li[data-card='{code}'] button").click()
-        expect(page.locator(f"{HAND} li[data-card='{code}']")).to_have_count(0, timeout=TIMEOUT)
+        play_card(page, code)
     page.get_by_role("button", name="Close the TAKI run").click()
     mine = page.locator(".penalty-toast--mine")
     expect(mine).to_have_text("You did not say “last card”: you draw 4 cards!", timeout=TIMEOUT)
@@ -368,9 +372,7 @@ def test_both_players_accept_to_play_again(site_server, make_context, artifacts)
     for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"]:
         if code == "red:7":
             host.locator("#say-last-card").click()
-        host.locator(f"{HAND} li[data-card='{code}'] button").click()
-        if code != "red:8":
-            expect(host.locator(f"{HAND} li[data-card='{code}']")).to_have_count(0, timeout=TIMEOUT)
+        play_card(host, code)
     expect(host.locator(RESULT)).to_contain_text("You win!", timeout=TIMEOUT)
     expect(guest.locator(RESULT)).to_contain_text(f"{ana} wins!", timeout=TIMEOUT)
 
