@@ -193,8 +193,21 @@ def test_a_phone_player_wins_a_four_seat_game_without_scrolling(
     bot_game(site_server, page, WINNABLE, leading="green:5")
     seen: set[str] = set()
     turns = 0
+    card_tops = set()
     while wait_for_my_turn_or_end(page):
         assert_all_in_view(page)
+        # No layout jump: alerts, the log and "Last card!" never move the cards.
+        card_tops.add(page.locator(HAND_CARDS).first.bounding_box()["y"])
+        assert len(card_tops) == 1, f"the hand moved: {sorted(card_tops)}" + str(
+            page.evaluate(
+                """() => ['.table-title', '#table-seats', '#table-board', '#table-events',
+                   '#table-hand', '.hand-panel__head', '#flash'].map(s => {
+                  const e = document.querySelector(s);
+                  if (!e) return s + ' none';
+                  const r = e.getBoundingClientRect();
+                  return s + ' ' + r.top + ' ' + r.height; })"""
+            )
+        )
         shot(page, artifacts, "phone-your-turn", seen)
         if page.locator(".board .alert").filter(has_text="+3").count():
             shot(page, artifacts, "phone-plus3-pending", seen)
