@@ -37,13 +37,14 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test axe lint format bench bench-site bench-load system-deps messages clean
+.PHONY: help run test axe lint format bench bench-site bench-admin bench-load system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
 	@echo "make test    lint, then run every test (browser tests included)"
 	@echo "make bench   time the rules engine"
 	@echo "make bench-site  moves per second through the site's services"
+	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check and ruff format --check"
@@ -127,6 +128,12 @@ bench-site: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
+
+# The admin pages of a long game (thousands of moves), on a throwaway SQLite database.
+bench-admin: $(VENV)/.stamp-run
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(BIN)/python manage.py bench_admin $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 # The live site under load: Daphne, simulated players over real websockets, and a trivial relay
 # consumer for comparison. A throwaway SQLite database unless the caller set DATABASE_URL;

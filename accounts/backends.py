@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import throttle
+from accounts.sanctions import end_lapsed_ban
 from accounts.usernames import STORED_MAX_LENGTH, find_user
 
 # No real password is longer; hashing megabytes of one would be a cheap way to load the server.
@@ -56,6 +57,12 @@ class CaseInsensitiveModelBackend(ModelBackend):
             throttle.release_attempt(request, username)
             return user
         return None  # the reserved attempt stays counted: it was a failure
+
+    def user_can_authenticate(self, user: AbstractBaseUser | None) -> bool:
+        """Active users only; a ban that has run its course ends here (``end_lapsed_ban``)."""
+        if user is not None and not user.is_active:
+            end_lapsed_ban(user)
+        return super().user_can_authenticate(user)
 
     async def aauthenticate(
         self,

@@ -15,7 +15,9 @@ from django.views.decorators.debug import sensitive_variables
 
 from accounts import throttle
 from accounts.backends import MAX_PASSWORD_LENGTH
+from accounts.models import COMMENT_MAX_LENGTH, Report
 from accounts.usernames import STORED_MAX_LENGTH, find_user, username_taken, validate_username
+from taki_site.text import refuse_invisible_characters
 
 
 class SignUpForm(UserCreationForm):
@@ -123,3 +125,24 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
         **AdminAuthenticationForm.error_messages,
         **ThrottledLoginMixin.error_messages,
     }
+
+
+class ReportForm(forms.Form):
+    """A player reports another: whom (from a table), why, and a comment."""
+
+    target = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    category = forms.ChoiceField(label=_("What happened"), choices=Report.Category.choices)
+    comment = forms.CharField(
+        label=_("Comment"),
+        required=False,
+        max_length=COMMENT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        validators=[refuse_invisible_characters],
+    )
+
+    def __init__(self, *args: Any, people: list, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [(person.pk, person.get_username()) for person in people]
+        if len(people) == 1:
+            self.fields["target"].widget = forms.HiddenInput()
+            self.fields["target"].initial = people[0].pk

@@ -35,4 +35,5 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<str:username>/report/", views.report_player, name="report"),
 ]

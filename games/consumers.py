@@ -3,8 +3,9 @@
 Consumers only move data: who is this, which table, call the services, push fragments. Every
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards: each process
-reads the table once per message (:class:`TableViews`) and each socket draws its own user's view
-from it, the public part drawn once for all (``presenters.table_fragments``).
+reads the table once per message (:class:`SharedReads`), or builds it from the state its own
+move path left with the message (``broadcast.take_state``), and each socket draws its own
+user's view from it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import presenters
+from games import chat_fragments, presenters
 from games.models import Table
 from games.presenters import LobbyView, TableView
-from games.services import access, broadcast, moves
+from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
@@ -39,11 +40,17 @@ VIEWS_KEPT = 4096
 MAX_FRAME_CHARS = 4096
 MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
+# A socket's log-in is checked on its first action and again after this many seconds; a log-out,
+# a new password or a ban close the person's sockets at once (``broadcast.sessions_ended``), so
+# this only bounds how long a session that ended otherwise (it expired) may still act.
+SESSION_RECHECK_SECONDS = 30.0
 # Close codes. htmx's ws extension reconnects after 1006, 1011, 1012 and 1013 only, so a client
 # closed with these stays closed until the page is loaded again.
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
+# A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
+CHAT_FRAME = "chat"
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -152,6 +159,13 @@ class SharedReads[T]:
         self._entries.move_to_end(name)
         return await asyncio.shield(entry[1])
 
+    def latest(self, name: Any) -> T | None:
+        """The last read of ``name``, if it has finished (and succeeded)."""
+        entry = self._entries.get(name)
+        if entry is None or not entry[1].done() or entry[1].cancelled() or entry[1].exception():
+            return None
+        return entry[1].result()
+
 
 table_views: SharedReads[TableView] = SharedReads()
 lobby_views: SharedReads[LobbyView] = SharedReads(size=1)
@@ -195,6 +209,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = _language(self.scope)
         self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
         self.counted = False
+        self.session_checked = float("-inf")  # when the log-in was last seen to stand
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         table = await self._watchable_table()
@@ -276,10 +291,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         return table
 
     async def _shared_view(self, message: dict[str, Any]) -> TableView:
-        read = database_sync_to_async(presenters.read_table)
-        return await table_views.get(
-            self.table_id, message.get("key", ""), lambda: read(self.table_id)
-        )
+        """The table after ``message``, read once for all its sockets in this process: built
+        from the state the move path left here if this process stored the move, else read."""
+        key = message.get("key", "")
+        previous = table_views.latest(self.table_id)
+
+        async def read() -> TableView:
+            state = broadcast.take_state(key)
+            if state is not None:
+                view = presenters.view_after_move(state, previous)
+                if view is not None:
+                    return view
+            return await database_sync_to_async(presenters.read_table)(self.table_id)
+
+        return await table_views.get(self.table_id, key, read)
 
     async def _submit(self, text: str) -> None:
         """Pass one action on to the services.
@@ -287,7 +312,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         :raises ServiceError: the refusal, its message in the visitor's language.
         """
         with translation.override(self.language):
-            payload = action_payload(parse_frame(text))
+            frame = parse_frame(text)
+            if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
+                await self._chat(frame)
+                return
+            payload = action_payload(frame)
             if not self._signed_in:
                 raise ServiceError("not_seated", _("Log in and take a seat to play."))
             if payload["version"] < known_versions.get(self.table_id, -1):
@@ -298,11 +327,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Apply the action if the log-in this socket was opened with still stands (the socket
         outlives a log-out in another tab, and the scope's user is as it was then)."""
         session = self.scope.get("session")
-        if session is not None and not (
-            session.session_key and session.exists(session.session_key)
-        ):
-            raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
-        moves.submit_action(self.table_id, self.user, payload)
+        now = time.monotonic()
+        if session is not None and now - self.session_checked >= SESSION_RECHECK_SECONDS:
+            if not (session.session_key and session.exists(session.session_key)):
+                raise ServiceError(
+                    "not_seated", _("You have been logged out: log in again to play.")
+                )
+            self.session_checked = now
+        moves.submit_action(
+            self.table_id, self.user, payload, known_version=known_versions.get(self.table_id)
+        )
 
     async def _refuse(self, error: ServiceError) -> None:
         """Tell this socket alone why its request was refused, with the table as it stands."""
@@ -324,3 +358,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(broadcast.PRESENCE_REFRESH)
             await database_sync_to_async(broadcast.socket_alive)(self.table_id, self.user)
+
+    # ------------------------------------------------------------------ chat
+
+    async def _chat(self, frame: dict[str, Any]) -> None:
+        """Post a chat line; a refusal is told to this socket alone, beside the chat box."""
+        room, text = frame.get("room"), frame.get("text")
+        try:
+            if not isinstance(room, str) or not isinstance(text, str):
+                raise _not_understood()
+            if not self._signed_in:
+                raise ServiceError("forbidden", _("Log in to chat."))
+            await database_sync_to_async(chat.post_message)(self.table_id, self.user, room, text)
+            words = ""
+        except ServiceError as error:
+            words = error.message
+        await self.send(text_data=chat_fragments.chat_flash_fragment(words))
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        """A new chat line: sent on only if this socket's person may read it (the spectators'
+        room never reaches a player; a muted author's lines never reach who muted them)."""
+        line = await database_sync_to_async(chat.message_for)(
+            message["id"], self.table_id, self.user
+        )
+        if line is not None:
+            with translation.override(self.language):
+                await self.send(text_data=chat_fragments.chat_line_fragment(line))
+
+    async def chat_hidden(self, message: dict[str, Any]) -> None:
+        """A moderator hid a chat line: take it off the page."""
+        await self.send(text_data=chat_fragments.chat_hidden_fragment(message["id"]))

@@ -226,6 +226,91 @@ class Move(models.Model):
         return hashlib.sha256(payload.encode()).hexdigest()
 
 
+CHAT_MAX_CHARS = 300
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat, in the players' room or the spectators' room."""
+
+    class Room(models.TextChoices):
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    room = models.CharField(_("room"), max_length=10, choices=Room.choices)
+    text = models.CharField(_("text"), max_length=CHAT_MAX_CHARS)
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    hidden_reason = models.CharField(_("why hidden"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["table", "room", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class BlockedWord(models.Model):
+    """A word no chat message may contain (compared ignoring case)."""
+
+    word = models.CharField(_("word"), max_length=40, unique=True)
+
+    class Meta:
+        verbose_name = _("blocked word")
+        verbose_name_plural = _("blocked words")
+        ordering = ["word"]
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class ChatMute(models.Model):
+    """``muter`` no longer sees ``muted``'s chat messages (for themselves only)."""
+
+    muter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+    )
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("muted chat")
+        verbose_name_plural = _("muted chats")
+        constraints = [models.UniqueConstraint(fields=["muter", "muted"], name="one_mute_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.muter} mutes {self.muted}"
+
+
+class GameVerification(models.Model):
+    """A moderator replayed a game's move log: who, when, and whether it held."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="verifications")
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    verified_at = models.DateTimeField(_("verified at"), auto_now_add=True)
+    moves = models.PositiveIntegerField(_("moves"))
+    ok = models.BooleanField(_("the log holds"))
+
+    class Meta:
+        verbose_name = _("verification")
+        verbose_name_plural = _("verifications")
+        ordering = ["-verified_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {'ok' if self.ok else 'broken'}"
+
+
 class RematchInvitation(models.Model):
     """A player of a finished table asked to the rematch (``table``), and their answer."""
 

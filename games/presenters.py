@@ -10,7 +10,7 @@ the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -118,7 +118,7 @@ class BoardView:
     """The public table of a game: piles, colour, direction, stacks, run and follow-up. Seats
     are kept by number and named when drawn (``names``)."""
 
-    names: Sequence[str]
+    names: Sequence[str] = field(compare=False)  # the table's seats, compared there
     leading: str
     discard_top: str
     active_color: str
@@ -174,11 +174,14 @@ class TableView:
     deadline: datetime | None
     seconds_left: int | None
     can_start: bool
+    # The game's last move digest: which state this is, for a view built from the one before.
+    digest: str | None = field(default=None, repr=False)
     engine: EngineGame | None = field(default=None, repr=False, compare=False)
     # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
     rematch: dict[str, Any] | None = None
     invitations: tuple[dict[str, Any], ...] = ()
-    rendered: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False, compare=False)
+    # The public fragments and their context, per language (see ``table_fragments``).
+    rendered: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def running(self) -> bool:
@@ -204,7 +207,7 @@ def read_table(table_id: int) -> TableView:
     """
     table = (
         Table.objects.select_related("host", "game")
-        .defer("game__deck", "game__seed", "game__last_digest")  # the record's, not the table's
+        .defer("game__deck", "game__seed")  # the record's, not the table's
         .get(pk=table_id)
     )
     return table_view(table)
@@ -215,16 +218,57 @@ SEAT_FIELDS = ("position", "user_id", "user__username", "bot", "timeouts")
 
 def table_view(table: Table) -> TableView:
     """The :class:`TableView` of ``table`` as it stands in the database now."""
-    seats = list(table.seats.order_by("position").values_list(*SEAT_FIELDS))
+    seats = tuple(table.seats.order_by("position").values_list(*SEAT_FIELDS))
     game = _game_of(table)
-    running = game is not None and table.status == Table.Status.PLAYING and not game.finished
+    recent: tuple[dict[str, Any], ...] = ()
+    if game is not None:
+        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events", "action")
+        recent = tuple(reversed(latest[:RECENT_MOVES]))
+    online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
     engine = game.engine() if game is not None else None
+    return _assemble(table, game, engine, seats, recent, online)
+
+
+def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
+    """The table after a move this process stored, from what the move path already held, so
+    that the sockets here need not read it back: ``previous``, the view of the move before
+    (its last moves), and ``state``. None when ``previous`` is not that view (this process
+    missed a change): the table must then be read.
+    """
+    continues = (
+        previous is not None
+        and previous.game_id == state.game.pk
+        and previous.version == state.game.version - 1
+        and previous.digest == state.previous_digest
+    )
+    if not continues:
+        return None
+    recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
+    return _assemble(
+        state.table, state.game, state.engine, state.seats, recent, state.online, extras=False
+    )
+
+
+def _assemble(
+    table: Table,
+    game: Game | None,
+    engine: EngineGame | None,
+    seats: Sequence[tuple[int, int | None, str | None, str, int]],
+    recent: tuple[dict[str, Any], ...],
+    online: Collection[int],
+    *,
+    extras: bool = True,
+) -> TableView:
+    """The view of a table from its rows: ``seats`` as ``SEAT_FIELDS``, ``recent`` its last
+    moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
+    finished table's rematch and an open one's invitations (a view built right after a move,
+    without a query, has none yet)."""
+    running = game is not None and table.status == Table.Status.PLAYING and not game.finished
     to_act = set(engine.seats_to_act()) if engine is not None and running else set()
     deadline = game.turn_deadline if running else None
     seconds_left = None
     if deadline is not None:
         seconds_left = max(0, int((deadline - timezone.now()).total_seconds()))
-    online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
     seat_views = []
     for position, user_id, username, bot, timeouts in seats:
         in_game = engine is not None and position < engine.players
@@ -249,13 +293,9 @@ def table_view(table: Table) -> TableView:
             )
         )
     seat_views = tuple(seat_views)
-    recent: list[dict[str, Any]] = []
     result = None
-    if game is not None:
-        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events", "action")
-        recent = list(reversed(latest[:RECENT_MOVES]))
-        if game.winner is not None:
-            result = {"winner": game.winner, "winner_name": game.players[game.winner]}
+    if game is not None and game.winner is not None:
+        result = {"winner": game.winner, "winner_name": game.players[game.winner]}
     filled = sum(1 for seat in seat_views if not seat.is_empty)
     board = None
     if engine is not None:
@@ -267,14 +307,15 @@ def table_view(table: Table) -> TableView:
         version=game.version if game is not None else None,
         seats=seat_views,
         board=board,
-        recent_moves=tuple(recent),
+        recent_moves=recent,
         result=result,
         deadline=deadline,
         seconds_left=seconds_left,
         can_start=table.status == Table.Status.OPEN and filled >= MIN_SEATS,
+        digest=game.last_digest if game is not None else None,
         engine=engine if running else None,
-        rematch=_rematch_of(table) if table.status == Table.Status.FINISHED else None,
-        invitations=_invitations(table) if table.status == Table.Status.OPEN else (),
+        rematch=_rematch_of(table) if extras and table.status == Table.Status.FINISHED else None,
+        invitations=_invitations(table) if extras and table.status == Table.Status.OPEN else (),
     )
 
 
@@ -414,6 +455,16 @@ def seats_fragment(view: TableView) -> str:
 
 
 def _public_context(view: TableView) -> dict[str, Any]:
+    """What everyone at the table sees, in the active language: worked out once per language
+    for all the viewers of ``view``."""
+    key = ("context", translation.get_language() or "")
+    context = view.rendered.get(key)
+    if context is None:
+        context = view.rendered[key] = _everyones_context(view)
+    return context
+
+
+def _everyones_context(view: TableView) -> dict[str, Any]:
     names = view.names
     said = _announced_with_play(view) if view.seats else [False] * len(view.recent_moves)
     return {

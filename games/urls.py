@@ -21,6 +21,9 @@ urlpatterns = [
         name="remove_seat",
     ),
     path("tables/<int:table_id>/seats/<int:position>/bot/", views.add_bot, name="add_bot"),
+    path("tables/<int:table_id>/chat/mute/", views.chat_mute, name="chat_mute"),
+    path("tables/<int:table_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
+    path("tables/<int:table_id>/report/", views.report, name="report"),
     path("games/", views.finished_games, name="finished_games"),
     path("games/", views.finished_games, name="games"),  # the name the site nav uses
     path("games/<int:game_id>/", views.finished_game, name="finished_game"),

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,15 +22,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from accounts import moderation
+from accounts.views import report as report_view
+from games.chat_fragments import chat_context
 from games.forms import TableForm
-from games.models import Game, Table
+from games.models import ChatMessage, Game, Table
 from games.presenters import (
     finished_game_context,
     lobby_context,
     table_page_context,
     table_view,
 )
-from games.services import access, history, rematch, tables
+from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
 
 # ------------------------------------------------------------------ helpers
@@ -147,6 +151,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     context["invite_url"] = request.build_absolute_uri(
         reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
     )
+    context.update(_chat_panel(table, request.user))
+    _log_moderator_watching(request, table, invite)
     return render(request, "games/table.html", context)
 
 
@@ -256,7 +262,9 @@ def finished_game(request: HttpRequest, game_id: int) -> HttpResponse:
         step = int(request.GET["move"])
     except (KeyError, ValueError):
         step = None
-    return render(request, "games/finished_game.html", finished_game_context(game, step))
+    context = finished_game_context(game, step)
+    context["chat_lines"] = chat.recent_messages(game.table_id, None, ChatMessage.Room.PLAYERS)
+    return render(request, "games/finished_game.html", context)
 
 
 @require_GET
@@ -270,3 +278,70 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     response = JsonResponse(record, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'inline; filename="taki-game-{game.pk}.json"'
     return response
+
+
+# ------------------------------------------------------------------ chat and reports
+
+
+def _chat_panel(table: Table, user) -> dict:
+    """The chat panel's context: its rooms, whom the user may mute, whom they muted."""
+    context = chat_context(table.pk, user)
+    if user.is_authenticated:
+        muted = chat.muted_authors(user)
+        people = _people_at(table, user)
+        context["chat_people"] = [person for person in people if person.pk not in muted]
+        context["chat_muted"] = [person for person in people if person.pk in muted]
+    return context
+
+
+def _people_at(table: Table, user) -> list:
+    """The people who sit or sat at the table, but ``user``."""
+    User = get_user_model()
+    seated = Q(seats__table=table) | Q(pk__in=table.seats.values("replaced_user"))
+    return list(User.objects.filter(seated).exclude(pk=user.pk).distinct().order_by("username"))
+
+
+def _log_moderator_watching(request: HttpRequest, table: Table, invite: str) -> None:
+    """A moderator on a table only their role lets them see: their presence is logged."""
+    if request.user.is_authenticated and not access.may_watch_as_guest(table, request.user, invite):
+        moderation.watched(request.user, table)
+
+
+@require_POST
+@login_required
+def chat_mute(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    other = _person_at(request, table)
+    try:
+        chat.mute(request.user, other)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect(_table_url(table, request))
+
+
+@require_POST
+@login_required
+def chat_unmute(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    chat.unmute(request.user, _person_at(request, table))
+    return redirect(_table_url(table, request))
+
+
+def _person_at(request: HttpRequest, table: Table):
+    """The person of the POST's ``user`` field, if they sit or sat at the table.
+
+    :raises Http404: anyone else.
+    """
+    people = {person.pk: person for person in _people_at(table, request.user)}
+    try:
+        return people[int(request.POST.get("user", ""))]
+    except (KeyError, ValueError):
+        raise Http404("nobody of that id at this table") from None
+
+
+@login_required
+def report(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Report someone who sits or sat at the table; the table and its recent chat go with it."""
+    table = _get_table_for_user(request, table_id)
+    people = _people_at(table, request.user)
+    return report_view(request, people, _table_url(table, request), table=table)

@@ -23,6 +23,9 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 # Seconds a database connection is kept open for the next request or websocket message.
 CONN_MAX_AGE = 600
+# Connections to PostgreSQL per server process (a pool); keep processes x this under the
+# server's max_connections.
+DATABASE_POOL_SIZE = 10
 
 # redis-py caps an async connection pool at 100 connections by default; a busy site opens more
 # than that at once and consumers then die with "Too many connections".
@@ -194,7 +197,32 @@ def database_config(url: str | None, sqlite_path: os.PathLike[str] | str) -> dic
         raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {error}") from None
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.update(_sqlite_setup())
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        config.update(_postgresql_pool())
     return config
+
+
+def _postgresql_pool() -> dict[str, Any]:
+    """PostgreSQL through a pool of connections per process (psycopg_pool, Django's "pool"
+    option), instead of persistent connections.
+
+    Daphne runs each HTTP request's database work in a thread of its own, and a persistent
+    connection stays with its thread: under load a process opened a connection per request and
+    kept it, until PostgreSQL refused more ("remaining connection slots are reserved"). A pool
+    bounds them (``DATABASE_POOL_SIZE`` per process), and the connection Channels closes after
+    each ``database_sync_to_async`` call goes back to it instead of being closed.
+    """
+    return {
+        "CONN_MAX_AGE": 0,  # the pool keeps the connections
+        "CONN_HEALTH_CHECKS": False,  # the pool only hands out healthy ones
+        "OPTIONS": {
+            "pool": {
+                "min_size": 1,
+                "max_size": env_int("DATABASE_POOL_SIZE", DATABASE_POOL_SIZE, minimum=1),
+                "timeout": 20,  # seconds to wait for a free connection, as SQLite's lock
+            }
+        },
+    }
 
 
 def channel_layers_config(url: str | None) -> dict[str, Any]:

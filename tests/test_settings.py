@@ -39,8 +39,19 @@ def test_it_reads_a_postgres_database_url(tmp_path) -> None:
     assert config["PASSWORD"] == "s3cret"
     assert config["HOST"] == "db.internal"
     assert config["PORT"] == 5433
-    assert config["CONN_MAX_AGE"] == 600
-    assert config["CONN_HEALTH_CHECKS"] is True
+    # A pool per process, not a persistent connection per thread (Daphne runs each request in
+    # a thread of its own, so those pile up until PostgreSQL refuses more).
+    assert config["CONN_MAX_AGE"] == 0
+    assert config["OPTIONS"]["pool"]["max_size"] == 10
+
+
+def test_the_postgres_pool_size_is_a_setting(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "4")
+    config = database_config("postgres://taki@db.internal/taki", tmp_path / "x")
+    assert config["OPTIONS"]["pool"]["max_size"] == 4
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "zero")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_SIZE"):
+        database_config("postgres://taki@db.internal/taki", tmp_path / "x")
 
 
 def test_it_rejects_a_database_url_with_an_unknown_scheme(tmp_path) -> None:

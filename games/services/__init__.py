@@ -6,11 +6,16 @@ services → engine → models → broadcast → fragments.
 
 - :mod:`~games.services.tables`: open, join, leave and start tables; seats and bots.
 - :mod:`~games.services.moves`: the one move path: submit, advance, lock, store, schedule.
+- :mod:`~games.services.store`: that path's few statements, written once instead of built by
+  the ORM for every move.
 - :mod:`~games.services.broadcast`: the seam between the site and its transport: group names,
   sends after commit, presence.
 - :mod:`~games.services.access`: who may see a table or a finished game.
 - :mod:`~games.services.history`: a finished game's record, and verifying a stored game.
-- :mod:`~games.services.stats`: players' statistics.
+- :mod:`~games.services.stats`: players' statistics, leaver statistics.
+- :mod:`~games.services.chat`: a table's chat: its rooms, posting and reading lines, mutes.
+
+Moderators' actions live in :mod:`accounts.moderation`, each with its moderation log row.
 
 Every refusal raises :class:`~games.services.errors.ServiceError`.
 """

@@ -19,7 +19,15 @@ def invite_matches(table: Table, token: str | None) -> bool:
 def may_watch(table: Table, user: AbstractBaseUser | None, invite: str | None = None) -> bool:
     """Who may see a table, while it is played and after (its page, its socket, the finished
     game and its record alike): everyone a public one; a private one its host, whoever holds its
-    invite link, and the people who sit or sat at it (a bot may have taken their seat)."""
+    invite link, the people who sit or sat at it (a bot may have taken their seat), and
+    moderators (as spectators)."""
+    return may_watch_as_guest(table, user, invite) or is_moderator(user)
+
+
+def may_watch_as_guest(
+    table: Table, user: AbstractBaseUser | None, invite: str | None = None
+) -> bool:
+    """:func:`may_watch` without the moderators' right to see any table."""
     if table.public or invite_matches(table, invite):
         return True
     if user is None or not user.is_authenticated:
@@ -27,3 +35,10 @@ def may_watch(table: Table, user: AbstractBaseUser | None, invite: str | None = 
     if table.host_id == user.pk:
         return True
     return table.seats.filter(Q(user=user) | Q(replaced_user=user)).exists()
+
+
+def is_moderator(user: AbstractBaseUser | None) -> bool:
+    """Staff who may see the tables in the admin: the Moderators group, and superusers."""
+    if user is None or not user.is_authenticated or not user.is_staff:
+        return False
+    return user.has_perm("games.view_table")

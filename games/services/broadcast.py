@@ -2,22 +2,39 @@
 
 The other services never reach for the channel layer or the cache themselves. A table's message
 carries no cards: each process reads the table from the database once per message and each
-socket draws its own user's view.
+socket draws its own user's view. The process that stored a move need not read it back: the
+move path leaves the table's new :class:`TableState` here, under the message's key, for its own
+sockets (:func:`take_state`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
 
+if TYPE_CHECKING:
+    from games.engine import Game as EngineGame
+    from games.models import Game, Table
+
+logger = logging.getLogger(__name__)
+
 LOBBY_GROUP = "lobby"
+# Table states kept for this process's sockets: taken by the first socket that handles their
+# message, so only a process with no socket at those tables (a clock) fills it up.
+STATES_KEPT = 256
 
 
 def group_name(table_id: int) -> str:
@@ -37,15 +54,69 @@ def sessions_ended(user_id: int) -> None:
     transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
 
 
-def table_changed(table_id: int, version: int | None = None) -> None:
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table just after a move, as the move path that stored it holds it (committed).
+
+    ``seats`` are rows of ``presenters.SEAT_FIELDS``; ``move`` is the stored move as the table
+    lists it (seq, seat, source, events); ``previous_digest`` is the digest of the move before,
+    so a reader can check that the view it builds on is the one this move followed.
+    """
+
+    table: Table
+    game: Game
+    engine: EngineGame
+    seats: tuple[tuple[int, int | None, str | None, str, int], ...]
+    move: dict[str, Any]
+    previous_digest: str
+    online: frozenset[int]
+
+
+class _States:
+    """The latest :class:`TableState` of each message key, bounded (a thread-safe LRU)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, TableState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, key: str, state: TableState) -> None:
+        with self._lock:
+            self._entries[key] = state
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def take(self, key: str) -> TableState | None:
+        with self._lock:
+            return self._entries.pop(key, None)
+
+
+_states = _States(STATES_KEPT)
+
+
+def table_changed(
+    table_id: int, version: int | None = None, state: TableState | None = None
+) -> None:
     """After commit, tell the table's sockets to draw it again.
 
     Every socket of the table gets the same ``key``, so that each process reads the table once
-    for all of its sockets (``games.consumers.TableViews``); ``version`` is the game's new
-    version after a move.
+    for all of its sockets (``games.consumers.SharedReads``); ``version`` is the game's new
+    version after a move, and ``state`` the table after it, kept for this process's sockets.
     """
-    message = {"type": "table.update", "version": version, "key": uuid.uuid4().hex}
-    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
+    key = uuid.uuid4().hex
+    message = {"type": "table.update", "version": version, "key": key}
+
+    def send() -> None:
+        if state is not None:
+            _states.put(key, state)
+        _group_send(group_name(table_id), message)
+
+    transaction.on_commit(send, robust=True)
+
+
+def take_state(key: str) -> TableState | None:
+    """The table state left with the message ``key`` by this process's move path, once."""
+    return _states.take(key)
 
 
 def lobby_changed() -> None:
@@ -122,6 +193,78 @@ def _presence_key(table_id: int, user_id: int) -> str:
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to the group. From a server's database thread (a consumer's or a view's
+    ``sync_to_async`` call) the send is handed to the server's event loop and not waited for:
+    the one thread that runs every database call of a process would otherwise idle until the
+    loop, busy drawing tables, gets round to it. Sends keep their order either way."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is None:
         async_to_sync(layer.group_send)(group, message)
+        return
+    try:
+        loop.call_soon_threadsafe(_start_send, layer, group, message)
+    except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+        logger.warning("not sent to %s: the event loop is closed", group)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this thread through ``sync_to_async``, if any."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return None  # called on a loop's own thread: async_to_sync says what is wrong
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return None if loop.is_closed() else loop
+
+
+_sending: set[asyncio.Task[None]] = set()  # sends under way (a task needs a reference)
+_last_send: list[asyncio.Task[None]] = []  # the newest, which the next one waits for
+
+
+def _start_send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """Start the send on this loop, after the one before it: a layer's sends may otherwise
+    overtake each other (channels-redis makes several round trips for one)."""
+    loop = asyncio.get_running_loop()
+    previous = _last_send[0] if _last_send and _last_send[0].get_loop() is loop else None
+    task = loop.create_task(_send_after(previous, layer, group, message))
+    _last_send[:] = [task]
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+async def _send_after(
+    previous: asyncio.Task[None] | None, layer: Any, group: str, message: dict[str, Any]
+) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])  # done, whether it failed or not
+    await layer.group_send(group, message)
+
+
+def _sent(task: asyncio.Task[None]) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("a group send failed", exc_info=task.exception())
+
+
+# ---------------------------------------------------------------------------- chat
+
+
+def chat_posted(table_id: int, message_id: int) -> None:
+    """After commit, tell the table's sockets of a new chat message; each socket decides
+    whether its person may read it (its room, their mutes)."""
+    message = {"type": "chat.message", "id": message_id}
+    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
+
+
+def chat_hidden(table_id: int, message_id: int) -> None:
+    """After commit, take a hidden chat message off the table's pages."""
+    message = {"type": "chat.hidden", "id": message_id}
+    transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from games.engine import Action, Event, IllegalAction, make_bot
 from games.engine import Game as EngineGame
 from games.models import Game, Move, Seat, Table
-from games.services import broadcast
+from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 
 # A bot waits this long before it moves, so that people can follow what happens.
@@ -30,16 +30,18 @@ BOT_DELAY = timedelta(seconds=0.8)
 MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
-# What a move needs of a seat (the rest, and the user's other fields, are left unread).
-SEAT_FIELDS = ("table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
 
 
-def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[Event]:
+def submit_action(
+    table_id: int, user: AbstractBaseUser, payload: Any, *, known_version: int | None = None
+) -> list[Event]:
     """Apply one action of ``user`` at the table and return the engine's events.
 
     ``payload`` comes from the browser: ``{"type", "card"?, "color"?, "last_card"?, "version"}``.
     The seat is the user's own (a ``player`` in the payload is ignored), and ``version`` must be
     the game's current version, so that a doubled or stale click is never applied twice.
+    ``known_version`` is the newest version the caller has seen of this game (a socket's
+    process is told each one): a payload of that version skips the unlocked stale check.
 
     :raises ServiceError: ``bad_request`` (not an object, no integer version), ``not_found``,
         ``not_started``, ``not_seated``, ``stale``, ``game_over`` or any engine error code.
@@ -51,9 +53,10 @@ def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[E
         raise ServiceError("bad_request", _("That request is not understood."))
     # A stale or doubled click is refused here, without the write lock that every move of
     # every game waits for on SQLite; the check under the lock below stays the one that counts.
-    current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
-    if current and current[0] != version:
-        raise _stale()
+    if version != known_version:
+        current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
+        if current and current[0] != version:
+            raise _stale()
     return _serialised(lambda: _submit(table_id, user, payload, version))
 
 
@@ -71,11 +74,7 @@ def _submit(
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
         game = _lock_game(table_id)
-        seats = list(
-            game.table.seats.select_related("user")
-            .only(*SEAT_FIELDS, "user__is_active")
-            .order_by("position")
-        )
+        seats = store.seats(table_id)
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))
@@ -95,7 +94,7 @@ def _submit(
             raise ServiceError(exc.code, str(ENGINE_MESSAGES.get(exc.code, exc.message))) from None
         if seat.timeouts:
             seat.timeouts = 0  # R23: counts timeouts in a row only
-            seat.save(update_fields=["timeouts"])
+            store.update(seat, ["timeouts"])
         # An answer to a +3 that others must still answer leaves their shared deadline as it is.
         keep = pending_before and engine.plus3 is not None
         now = timezone.now()
@@ -124,7 +123,7 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
     """Play one owed move, in one locked transaction. Returns (nothing more due now, next_due)."""
     with transaction.atomic():
         # The same lock as submit_action's: the clock and a player may act on a game at once.
-        game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+        game = store.lock_game(game_id=game_id)
         if game is None or game.table.status != Table.Status.PLAYING or game.finished:
             return True, None
         if game.next_due is None or game.next_due > now:
@@ -132,7 +131,7 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
         if not _play_owed_move(game, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
             schedule(game, game.engine(), now)
-            game.save(update_fields=["next_due", "turn_deadline"])
+            store.update(game, ["next_due", "turn_deadline"])
             if game.next_due is not None and game.next_due <= now:
                 return True, game.next_due
         return False, game.next_due
@@ -162,9 +161,8 @@ def _serialised[T](work: Callable[[], T]) -> T:
 
 
 def _lock_game(table_id: int) -> Game:
-    try:
-        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+    game = store.lock_game(table_id=table_id)
+    if game is None:
         if Table.objects.filter(pk=table_id).exists():
             raise ServiceError("not_started", _("The game has not started yet.")) from None
         raise ServiceError("not_found", _("There is no such table.")) from None
@@ -195,20 +193,20 @@ def _store_move(
 ) -> None:
     """Append the move to the log (chained to the one before) and save the new snapshot.
 
-    ``seats`` are the table's seats in order; ``keep`` keeps a running deadline (see
-    :func:`schedule`).
+    ``seats`` are the table's seats in order, their users' names loaded; ``keep`` keeps a
+    running deadline (see :func:`schedule`). The table's new state goes with the broadcast, for
+    this process's sockets to draw without reading it back.
     """
     stored = action.to_json()
-    digest = Move.chain(game.last_digest, stored)
-    Move.objects.create(
-        game=game,
-        seq=game.version,
-        seat=action.player,
-        action=stored,
-        events=[event.to_json() for event in events],
-        source=source,
-        digest=digest,
-    )
+    previous_digest = game.last_digest
+    digest = Move.chain(previous_digest, stored)
+    move = {
+        "seq": game.version,
+        "seat": action.player,
+        "source": source,
+        "events": [event.to_json() for event in events],
+    }
+    store.insert_move(game, action=stored, digest=digest, created_at=now, **move)
     game.state = engine.to_snapshot()
     game.version += 1
     game.last_digest = digest
@@ -224,8 +222,28 @@ def _store_move(
         broadcast.lobby_changed()
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
-    game.save(update_fields=fields)
-    broadcast.table_changed(table.pk, game.version)
+    store.update(game, fields)
+    rows = tuple(
+        (
+            seat.position,
+            seat.user_id,
+            seat.user.username if seat.user_id else None,
+            seat.bot,
+            seat.timeouts,
+        )
+        for seat in seats
+    )
+    people = [seat.user_id for seat in seats if seat.user_id]
+    state = broadcast.TableState(
+        table=table,
+        game=game,
+        engine=engine,
+        seats=rows,
+        move={**move, "action": stored},
+        previous_digest=previous_digest,
+        online=frozenset(broadcast.connected_users(table.pk, people)),
+    )
+    broadcast.table_changed(table.pk, game.version, state)
 
 
 def schedule(
@@ -265,7 +283,7 @@ def schedule(
 def _play_owed_move(game: Game, now: datetime) -> bool:
     """Play one move the server owes (a bot's, or a timeout's); False if none is owed."""
     engine = game.engine()
-    seats = list(game.table.seats.order_by("position"))
+    seats = store.seats(game.table_id)
     to_act = [seats[position] for position in engine.seats_to_act()]
     pending_before = engine.plus3 is not None
     bot_seat = next((seat for seat in to_act if seat.bot), None)
@@ -281,7 +299,7 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
         if seat.timeouts >= MAX_TIMEOUTS:
             replace_by_bot(seat)
         else:
-            seat.save(update_fields=["timeouts"])
+            store.update(seat, ["timeouts"])
     else:
         return False
     events = engine.apply(action)

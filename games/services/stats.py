@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 
-from games.models import Seat
+from games.models import Move, Seat, Table
 
 RECENT_GAMES = 20  # games listed on a profile
 
@@ -53,3 +53,40 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
         "win_rate": won / played if played else 0.0,
         "recent": recent,
     }
+
+
+def games_left(user: AbstractBaseUser) -> int:
+    """Games in which a bot took ``user``'s seat because they left (not timed out): the profile
+    shows it."""
+    return leaver_stats(user)["left"]
+
+
+def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
+    """For moderators: games left, games lost to timeouts (R23: a bot took the seat after three
+    turns timed out), and games aborted that the player sat at.
+
+    Derived from the seats and the move log: a seat a bot took over whose last move by the
+    person's turn before the takeover was a timeout counts as timed out; any other takeover as
+    left.
+    """
+    replaced = list(Seat.objects.filter(replaced_user=user).values_list("table__game", "position"))
+    timed_out = 0
+    for game_id, position in replaced:
+        if game_id is None:
+            continue
+        last = (
+            Move.objects.filter(game_id=game_id, seat=position)
+            .exclude(source=Move.Source.BOT)
+            .order_by("-seq")
+            .values_list("source", flat=True)
+            .first()
+        )
+        timed_out += last == Move.Source.TIMEOUT
+    aborted = (
+        Seat.objects.filter(
+            Q(user=user) | Q(replaced_user=user), table__status=Table.Status.ABORTED
+        )
+        .filter(table__game__isnull=False)
+        .count()
+    )
+    return {"left": len(replaced) - timed_out, "timeouts": timed_out, "aborted": aborted}

@@ -10,9 +10,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.models import Sanction
+from accounts.sanctions import active_sanction
 from games.engine import Game as EngineGame
 from games.engine import shuffled_deck
 from games.engine.bots import BOTS
@@ -64,6 +66,7 @@ def create_table(
         raise ServiceError("bad_request", _("There is no such bot."))
     if turn_seconds is not None and turn_seconds <= 0:
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
+    check_may_play(host)
     with transaction.atomic():
         check_open_tables(host)
         return _open_table(
@@ -121,6 +124,7 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
     :raises ServiceError: ``not_found``; ``forbidden`` (the game has started, the user already
         sits here, a private table without its token); ``table_full``.
     """
+    check_may_play(user)
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status != Table.Status.OPEN:
@@ -213,6 +217,20 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
     return seat
 
 
+def check_may_play(user: User) -> None:
+    """:raises ServiceError: ``forbidden`` while a play ban holds, saying until when."""
+    ban = active_sanction(user, Sanction.Kind.PLAY_BAN)
+    if ban is None:
+        return
+    if ban.ends_at is None:
+        raise ServiceError("forbidden", _("A moderator has banned you from playing."))
+    until = formats.date_format(timezone.localtime(ban.ends_at), "DATETIME_FORMAT")
+    raise ServiceError(
+        "forbidden",
+        _("A moderator has banned you from playing until %(until)s.") % {"until": until},
+    )
+
+
 def withdraw_player(user: User) -> None:
     """A banned player leaves every table at once: a bot takes each of their running seats (as
     after leaving, so an untimed game does not wait for them for ever), their waiting seats are
@@ -272,6 +290,7 @@ def play_against_bots(
         raise ServiceError("bad_request", _("Play against 1 to 9 bots."))
     if bot_kind not in BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
+    check_may_play(user)
     with transaction.atomic():
         # Started at once and private: it never waits in the lobby, so the cap on open tables
         # does not apply.

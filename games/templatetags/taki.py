@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -34,6 +36,13 @@ CARD_FACES = {
 @register.simple_tag
 def card(code: str, size: str = "") -> str:
     """Draw one card by its R2 code: ``{% card "blue:plus2" %}``."""
+    return _card(code, size, translation.get_language())
+
+
+@lru_cache(maxsize=1024)
+def _card(code: str, size: str, language: str | None) -> str:
+    """A card's HTML, the same every time in one language: drawn once (a push draws every card
+    of a hand)."""
     color, _sep, symbol = code.rpartition(":")
     name = words.card_name(code)
     classes = f"card card--{color or 'wild'}" + (f" card--{size}" if size else "")

@@ -26,10 +26,10 @@ def mod_client(client: Client, moderator) -> Client:
     return client
 
 
-def act(client: Client, action: str, *users):
+def act(client: Client, action: str, *users, reason: str = "spam"):
     return client.post(
         CHANGELIST,
-        {"action": action, "_selected_action": [user.pk for user in users]},
+        {"action": action, "_selected_action": [user.pk for user in users], "reason": reason},
         follow=True,
     )
 
@@ -62,7 +62,7 @@ def test_a_banned_player_cannot_log_in(mod_client: Client, dana) -> None:
 def test_it_does_not_let_a_moderator_ban_themselves(mod_client: Client, moderator) -> None:
     response = act(mod_client, "ban", moderator)
 
-    assert "You cannot ban yourself or a superuser" in response.content.decode()
+    assert "You cannot sanction yourself or a superuser" in response.content.decode()
     assert User.objects.get(pk=moderator.pk).is_active
 
 

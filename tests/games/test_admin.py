@@ -72,7 +72,7 @@ def test_aborting_tables_stops_their_games(
     with django_capture_on_commit_callbacks(execute=True):
         response = moderator_client.post(
             reverse("admin:games_table_changelist"),
-            {"action": "abort_games", "_selected_action": [running.pk]},
+            {"action": "abort_games", "_selected_action": [running.pk], "reason": "stuck"},
             follow=True,
         )
 
@@ -98,15 +98,19 @@ def test_the_move_log_cannot_be_changed_from_the_admin(moderator_client, running
     assert Move.objects.filter(pk=move.pk).exists()
 
 
-def test_a_game_is_read_only_and_shows_whether_its_log_verifies(moderator_client, running) -> None:
+def test_a_game_is_read_only_and_shows_its_last_verification(moderator_client, running) -> None:
     game = Game.objects.get(table=running)
+    moderator_client.post(
+        reverse("admin:games_game_changelist"),
+        {"action": "verify_games", "_selected_action": [game.pk]},
+    )
 
     response = moderator_client.get(reverse("admin:games_game_change", args=[game.pk]))
 
     page = response.content.decode()
     assert response.status_code == 200
     assert 'name="_save"' not in page
-    assert "icon-yes.svg" in page  # the log verifies
+    assert "the log holds (1 moves, by moderator" in page
     # Neither the deck nor the snapshot (every hand) is shown.
     assert "draw_pile" not in page and "Deck:" not in page
 

@@ -144,6 +144,23 @@ async def test_a_socket_whose_log_in_ended_cannot_act(table, alice) -> None:
     await socket.disconnect()
 
 
+async def test_a_log_in_that_ended_after_the_first_action_is_checked_again(
+    table, alice, monkeypatch
+) -> None:
+    socket, _client = await signed_in_socket(table, alice)
+    await socket.send_to(text_data=json.dumps({"type": "draw", "version": "0"}))
+    await latest(socket)
+    assert await game_state(table) == (1, 1)
+    await Session.objects.all().adelete()
+    monkeypatch.setattr(consumers, "SESSION_RECHECK_SECONDS", 0.0)  # the next check is due
+
+    await socket.send_to(text_data=json.dumps({"type": "draw", "version": "1"}))
+
+    assert "You have been logged out" in await latest(socket)
+    assert await game_state(table) == (1, 1)
+    await socket.disconnect()
+
+
 async def test_a_ban_closes_the_players_sockets_and_a_bot_takes_their_seat(
     table, alice, bob, moderator
 ) -> None:
@@ -153,7 +170,7 @@ async def test_a_ban_closes_the_players_sockets_and_a_bot_takes_their_seat(
 
     await database_sync_to_async(admin.post)(
         reverse("admin:auth_user_changelist"),
-        {"action": "ban", "_selected_action": [bob.pk]},
+        {"action": "ban", "_selected_action": [bob.pk], "reason": "spam"},
     )
 
     assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT

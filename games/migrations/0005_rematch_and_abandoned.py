@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_game_last_digest'),
+        ('games', '0004_chat_and_verifications'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

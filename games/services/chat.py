@@ -1,0 +1,188 @@
+"""A table's chat: the players' room and the spectators' room.
+
+Everyone who may watch the table reads the players' room; only its players write there. The
+spectators' room is for spectators alone, to read and to write: players never see it, so no one
+can coach them during the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import Sanction
+from accounts.sanctions import active_sanction
+from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Seat, Table
+from games.services import broadcast
+from games.services.errors import ServiceError
+from taki_site.text import has_invisible_characters
+
+User = AbstractBaseUser
+Room = ChatMessage.Room
+# Per person, across tables: a few lines at once, then about one every two seconds.
+CHAT_BURST = 5
+CHAT_WINDOW_SECONDS = 10
+# Lines of each room shown with the page.
+CHAT_LINES = 50
+
+
+@dataclass(frozen=True)
+class ChatRooms:
+    """The rooms a person reads and writes at a table."""
+
+    read: tuple[str, ...]
+    write: tuple[str, ...]
+
+
+def is_player(table_id: int, user: User | None) -> bool:
+    """Whether ``user`` sits or sat at the table (a bot may have taken their seat)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Seat.objects.filter(Q(user=user) | Q(replaced_user=user), table_id=table_id).exists()
+
+
+def rooms_for(table_id: int, user: User | None) -> ChatRooms:
+    """A player reads and writes the players' room; a signed-in spectator reads it and reads
+    and writes the spectators' room; an anonymous visitor reads the players' room."""
+    if is_player(table_id, user):
+        return ChatRooms(read=(Room.PLAYERS,), write=(Room.PLAYERS,))
+    if user is None or not user.is_authenticated:
+        return ChatRooms(read=(Room.PLAYERS,), write=())
+    return ChatRooms(read=(Room.PLAYERS, Room.SPECTATORS), write=(Room.SPECTATORS,))
+
+
+def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage:
+    """Post ``text`` to a room of the table's chat.
+
+    :raises ServiceError: ``not_found``; ``forbidden`` (not this room, a chat mute, which says
+        until when); ``bad_request`` (empty, too long, invisible characters, a blocked word, too
+        many messages).
+    """
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError("bad_request", _("Write something first."))
+    if len(text) > CHAT_MAX_CHARS:
+        raise ServiceError(
+            "bad_request",
+            _("A message has at most %(count)d characters.") % {"count": CHAT_MAX_CHARS},
+        )
+    if has_invisible_characters(text):
+        raise ServiceError(
+            "bad_request", _("Messages cannot contain invisible or control characters.")
+        )
+    if not Table.objects.filter(pk=table_id).exists():
+        raise ServiceError("not_found", _("There is no such table."))
+    if room not in rooms_for(table_id, user).write:
+        raise ServiceError("forbidden", _("You cannot write in this chat."))
+    _check_not_muted(user)
+    if contains_blocked_word(text):
+        raise ServiceError("bad_request", _("Your message contains a word that is not allowed."))
+    if not _take_chat_token(user):
+        raise ServiceError("bad_request", _("You are sending messages too fast: wait a moment."))
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table_id=table_id, author=user, room=room, text=text)
+        broadcast.chat_posted(table_id, message.pk)
+    return message
+
+
+def _check_not_muted(user: User) -> None:
+    mute = active_sanction(user, Sanction.Kind.CHAT_MUTE)
+    if mute is None:
+        return
+    if mute.ends_at is None:
+        raise ServiceError("forbidden", _("A moderator has muted your chat for good."))
+    until = formats.date_format(timezone.localtime(mute.ends_at), "DATETIME_FORMAT")
+    raise ServiceError(
+        "forbidden", _("A moderator has muted your chat until %(until)s.") % {"until": until}
+    )
+
+
+def contains_blocked_word(text: str) -> bool:
+    """Whether ``text`` holds a blocked word as a whole word (a phrase anywhere), ignoring
+    case."""
+    folded = text.casefold()
+    words = set(_words(text))
+    for blocked in BlockedWord.objects.values_list("word", flat=True):
+        blocked = blocked.casefold()
+        if blocked in words or (" " in blocked and blocked in folded):
+            return True
+    return False
+
+
+def _words(text: str) -> Iterable[str]:
+    current = []
+    for character in text.casefold():
+        if character.isalnum():
+            current.append(character)
+        elif current:
+            yield "".join(current)
+            current = []
+    if current:
+        yield "".join(current)
+
+
+def _take_chat_token(user: User) -> bool:
+    key = f"taki:chat-rate:{user.pk}"
+    cache.add(key, 0, CHAT_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, CHAT_WINDOW_SECONDS)
+        count = 1
+    return count <= CHAT_BURST
+
+
+def muted_authors(user: User | None) -> set[int]:
+    """Whose chat ``user`` has muted for themselves."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(ChatMute.objects.filter(muter=user).values_list("muted_id", flat=True))
+
+
+def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMessage]:
+    """The last ``CHAT_LINES`` visible lines of a room as ``user`` sees them, oldest first."""
+    if room not in rooms_for(table_id, user).read:
+        return []
+    lines = (
+        ChatMessage.objects.filter(table_id=table_id, room=room, hidden_at__isnull=True)
+        .exclude(author_id__in=muted_authors(user))
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:CHAT_LINES]
+    )
+    return list(reversed(lines))
+
+
+def message_for(message_id: int, table_id: int, user: User | None) -> ChatMessage | None:
+    """A new message, if ``user`` may read it: its room is theirs, it is not hidden, and they
+    have not muted its author."""
+    message = (
+        ChatMessage.objects.select_related("author")
+        .filter(pk=message_id, table_id=table_id, hidden_at__isnull=True)
+        .first()
+    )
+    if message is None or message.room not in rooms_for(table_id, user).read:
+        return None
+    if message.author_id in muted_authors(user):
+        return None
+    return message
+
+
+def mute(user: User, other: User) -> None:
+    """``user`` stops seeing ``other``'s chat.
+
+    :raises ServiceError: ``bad_request`` for oneself.
+    """
+    if user.pk == other.pk:
+        raise ServiceError("bad_request", _("You cannot mute yourself."))
+    ChatMute.objects.get_or_create(muter=user, muted=other)
+
+
+def unmute(user: User, other: User) -> None:
+    ChatMute.objects.filter(muter=user, muted=other).delete()

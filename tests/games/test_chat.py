@@ -1,0 +1,203 @@
+"""The table's chat: what may be posted, who reads which room, and moderation of it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Sanction
+from games.models import BlockedWord, ChatMessage
+from games.services import chat, tables
+from games.services.errors import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit():
+    cache.clear()
+
+
+@pytest.fixture
+def table(make_table, bob):
+    return make_table(players=[bob], start=True, turn_seconds=None)
+
+
+def test_a_player_posts_to_the_players_room(table, alice) -> None:
+    line = chat.post_message(table.pk, alice, "players", "  good luck  ")
+
+    assert (line.text, line.room, line.author) == ("good luck", "players", alice)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "Write something first."),
+        ("x" * 301, "at most 300 characters"),
+        ("evil\u202etxt.exe", "invisible or control characters"),
+        ("a\x07bell", "invisible or control characters"),
+        ("zero\u200bwidth", "invisible or control characters"),
+    ],
+)
+def test_a_bad_message_is_refused_and_not_stored(table, alice, text, words) -> None:
+    with pytest.raises(ServiceError) as refusal:
+        chat.post_message(table.pk, alice, "players", text)
+
+    assert words in refusal.value.message
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_blocked_word_is_refused_ignoring_case(table, alice) -> None:
+    BlockedWord.objects.create(word="coins")
+
+    with pytest.raises(ServiceError, match="not allowed"):
+        chat.post_message(table.pk, alice, "players", "BUY cheap COINS now")
+    chat.post_message(table.pk, alice, "players", "coinsurance is a word")  # not a whole word
+
+    assert ChatMessage.objects.count() == 1
+
+
+def test_messages_are_rate_limited_per_person(table, alice) -> None:
+    for number in range(chat.CHAT_BURST):
+        chat.post_message(table.pk, alice, "players", f"line {number}")
+
+    with pytest.raises(ServiceError, match="too fast"):
+        chat.post_message(table.pk, alice, "players", "one more")
+
+
+def test_a_muted_players_message_is_refused_with_its_end_time(table, alice, moderator) -> None:
+    ends = timezone.now() + timedelta(hours=2)
+    Sanction.objects.create(user=alice, kind="chat_mute", reason="x", ends_at=ends)
+
+    with pytest.raises(ServiceError) as refusal:
+        chat.post_message(table.pk, alice, "players", "hello")
+
+    until = timezone.localtime(ends)
+    assert "muted your chat until" in refusal.value.message
+    assert until.strftime("%Y") in refusal.value.message and str(until.day) in refusal.value.message
+    assert not ChatMessage.objects.exists()
+
+
+def test_an_ended_or_lifted_mute_no_longer_holds(table, alice) -> None:
+    past = timezone.now() - timedelta(minutes=1)
+    Sanction.objects.create(user=alice, kind="chat_mute", reason="x", ends_at=past)
+    Sanction.objects.create(user=alice, kind="chat_mute", reason="y", lifted_at=past)
+
+    chat.post_message(table.pk, alice, "players", "back again")
+
+    assert ChatMessage.objects.count() == 1
+
+
+def test_rooms_players_write_in_theirs_spectators_in_theirs(table, alice, carol) -> None:
+    with pytest.raises(ServiceError):
+        chat.post_message(table.pk, carol, "players", "coaching")
+    with pytest.raises(ServiceError):
+        chat.post_message(table.pk, alice, "spectators", "peeking")
+    chat.post_message(table.pk, carol, "spectators", "nice game")
+
+    assert chat.recent_messages(table.pk, alice, "spectators") == []
+    assert [line.text for line in chat.recent_messages(table.pk, carol, "spectators")] == [
+        "nice game"
+    ]
+
+
+def test_html_in_a_message_is_shown_as_text(client: Client, table, alice, carol) -> None:
+    chat.post_message(table.pk, alice, "players", XSS)
+    client.force_login(carol)
+
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert "<script>alert" not in page and "<img src=x" not in page
+
+
+def test_a_player_mutes_another_for_themselves(client: Client, table, alice, bob, carol) -> None:
+    chat.post_message(table.pk, bob, "players", "you play badly")
+    client.force_login(alice)
+
+    client.post(reverse("games:chat_mute", args=[table.pk]), {"user": bob.pk})
+
+    assert chat.recent_messages(table.pk, alice, "players") == []
+    assert len(chat.recent_messages(table.pk, carol, "players")) == 1
+
+
+def test_a_hidden_message_is_shown_to_nobody(table, alice, bob) -> None:
+    line = chat.post_message(table.pk, bob, "players", "spam")
+    ChatMessage.objects.filter(pk=line.pk).update(hidden_at=timezone.now())
+
+    assert chat.recent_messages(table.pk, alice, "players") == []
+    assert chat.message_for(line.pk, table.pk, alice) is None
+
+
+def test_the_finished_game_page_keeps_the_players_chat(client: Client, alice) -> None:
+    table = tables.create_table(alice, name="Done", seat_count=2, bot_seats=1, turn_seconds=5)
+    game = tables.start_game(table.pk, alice)
+    chat.post_message(table.pk, alice, "players", "gg bots")
+    ChatMessage.objects.create(table=table, author=alice, room="spectators", text="secret")
+    from games.services import moves
+
+    now = timezone.now()
+    while not game.finished:
+        now = max(now, game.next_due)
+        moves.advance(game.pk, now=now)
+        game.refresh_from_db()
+
+    page = client.get(reverse("games:finished_game", args=[game.pk])).content.decode()
+
+    assert "gg bots" in page and "secret" not in page
+
+
+def test_a_play_banned_player_cannot_open_nor_join_tables(alice, bob, make_table) -> None:
+    ends = timezone.now() + timedelta(days=1)
+    Sanction.objects.create(user=bob, kind="play_ban", reason="leaver", ends_at=ends)
+    table = make_table(seat_count=3)
+
+    with pytest.raises(ServiceError, match="banned you from playing until"):
+        tables.join_table(table.pk, bob)
+    with pytest.raises(ServiceError, match="banned you from playing until"):
+        tables.create_table(bob, name="Mine", seat_count=2)
+    with pytest.raises(ServiceError, match="banned you from playing until"):
+        tables.play_against_bots(bob)
+    assert not table.seats.filter(user=bob).exists()
+
+
+def test_the_join_page_says_why_a_play_banned_player_is_refused(
+    client: Client, bob, make_table
+) -> None:
+    Sanction.objects.create(user=bob, kind="play_ban", reason="leaver")
+    table = make_table(seat_count=3)
+    client.force_login(bob)
+
+    response = client.post(reverse("games:join", args=[table.pk]), follow=True)
+
+    assert "A moderator has banned you from playing." in response.content.decode()
+    assert not table.seats.filter(user=bob).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "send"),
+    [
+        ("es", "Chat de los jugadores", "Enviar"),
+        ("id", "Obrolan pemain", "Kirim"),
+        ("eo", "Babilejo de la ludantoj", "Sendi"),
+    ],
+)
+def test_the_chat_is_in_the_visitors_language(
+    client: Client, table, alice, language, title, send
+) -> None:
+    client.force_login(alice)
+
+    page = client.get(
+        reverse("games:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+
+    assert f'<h2 class="chat__title">{title}</h2>' in page
+    assert f'<button type="submit">{send}</button>' in page
+    assert "Players' chat" not in page and "Mute or report" not in page

@@ -1,0 +1,145 @@
+"""The chat over the table's socket: who receives which room, hostile text, sanctions."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.utils import timezone
+
+from accounts import moderation
+from accounts.models import Sanction
+from games import consumers
+from games.models import ChatMessage
+from games.routing import websocket_urlpatterns
+from games.services import chat
+from tests.games.test_consumers_hostile import closed_with, signed_in_socket
+from tests.games.test_consumers_table import connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit():
+    cache.clear()
+
+
+@pytest.fixture
+def dan(db):
+    return get_user_model().objects.create_user("dan", password="dan-password-1")
+
+
+@pytest.fixture
+def table(make_table, bob):
+    return make_table(players=[bob], start=True, turn_seconds=None)
+
+
+async def drain(socket: WebsocketCommunicator) -> str:
+    """Everything the socket was sent until it falls quiet."""
+    received = []
+    while not await socket.receive_nothing(timeout=0.3):
+        received.append(await socket.receive_from(timeout=1))
+    return "".join(received)
+
+
+def say(room: str, text: str) -> str:
+    return json.dumps({"type": "chat", "room": room, "text": text, "HEADERS": {}})
+
+
+async def test_the_spectators_room_never_reaches_a_players_socket(table, alice, carol, dan):
+    player, spectator, other = [await connect(table, user) for user in (alice, carol, dan)]
+    for socket in (player, spectator, other):
+        await drain(socket)
+
+    await spectator.send_to(text_data=say("spectators", "alice should play the red 7"))
+
+    assert "alice should play the red 7" in await drain(other)
+    assert "alice should play the red 7" not in await drain(player)
+    for socket in (player, spectator, other):
+        await socket.disconnect()
+
+
+async def test_a_players_line_reaches_everyone_as_text(table, alice, bob, carol):
+    player, opponent, spectator = [await connect(table, user) for user in (alice, bob, carol)]
+    for socket in (player, opponent, spectator):
+        await drain(socket)
+
+    await player.send_to(text_data=say("players", "<b onmouseover=alert(1)>hi</b>"))
+
+    for socket in (opponent, spectator):
+        pushed = await drain(socket)
+        assert 'hx-swap-oob="beforeend:#chat-log-players"' in pushed
+        assert "&lt;b onmouseover=alert(1)&gt;hi&lt;/b&gt;" in pushed
+        assert "<b onmouseover" not in pushed
+    for socket in (player, opponent, spectator):
+        await socket.disconnect()
+
+
+async def test_a_muted_authors_lines_do_not_reach_who_muted_them(table, alice, bob, carol):
+    await database_sync_to_async(chat.mute)(alice, bob)
+    player, spectator = await connect(table, alice), await connect(table, carol)
+    opponent = await connect(table, bob)
+    for socket in (player, spectator, opponent):
+        await drain(socket)
+
+    await opponent.send_to(text_data=say("players", "you are slow"))
+
+    assert "you are slow" in await drain(spectator)
+    assert "you are slow" not in await drain(player)
+    for socket in (player, spectator, opponent):
+        await socket.disconnect()
+
+
+async def test_a_muted_players_line_is_refused_with_its_end_time(table, alice):
+    ends = timezone.now() + timedelta(hours=3)
+    await Sanction.objects.acreate(user=alice, kind="chat_mute", reason="insults", ends_at=ends)
+    socket = await connect(table, alice)
+    await drain(socket)
+
+    await socket.send_to(text_data=say("players", "hello"))
+
+    refusal = await drain(socket)
+    assert 'id="chat-flash"' in refusal and "muted your chat until" in refusal
+    assert str(timezone.localtime(ends).year) in refusal
+    assert not await ChatMessage.objects.aexists()
+    await socket.disconnect()
+
+
+async def test_a_hidden_line_is_taken_off_the_pages(table, alice, bob, moderator):
+    socket = await connect(table, alice)
+    await drain(socket)
+    line = await database_sync_to_async(chat.post_message)(table.pk, bob, "players", "spam")
+    await drain(socket)
+
+    await database_sync_to_async(moderation.hide_message)(moderator, line, "spam")
+
+    assert f'<li id="chat-line-{line.pk}" hx-swap-oob="delete">' in await drain(socket)
+    await socket.disconnect()
+
+
+async def test_a_banned_players_socket_closes_and_cannot_reconnect_as_them(table, bob, moderator):
+    socket, client = await signed_in_socket(table, bob)
+
+    await database_sync_to_async(moderation.ban)(moderator, bob, "spam")
+
+    assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    again = WebsocketCommunicator(
+        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        f"/ws/tables/{table.pk}/",
+        headers=[(b"cookie", cookie)],
+    )
+    connected, _ = await again.connect()
+    assert connected  # a public table: but only as an anonymous spectator
+    await drain(again)
+    await again.send_to(text_data=say("players", "I am back"))
+    assert "Log in to chat" in await drain(again)
+    assert not await ChatMessage.objects.filter(text="I am back").aexists()
+    await again.disconnect()

@@ -1,0 +1,97 @@
+"""The move path's hand-written statements read and write exactly what the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, Move, Seat
+from games.services import store
+
+
+@pytest.fixture
+def game(make_table, bob, carol) -> Game:
+    table = make_table(seat_count=3, players=[bob], bot_seats=1, turn_seconds=30, start=True)
+    game = Game.objects.get(table=table)
+    game.next_due = timezone.now() + timedelta(seconds=30)
+    game.save()
+    return game
+
+
+def test_the_locked_game_and_its_table_are_what_the_orm_loads(game) -> None:
+    expected = Game.objects.select_related("table").get(pk=game.pk)
+    for loaded in (store.lock_game(table_id=game.table_id), store.lock_game(game_id=game.pk)):
+        for name in store.GAME_FIELDS:
+            assert getattr(loaded, name) == getattr(expected, name), name
+        for name in store.TABLE_FIELDS:
+            assert getattr(loaded.table, name) == getattr(expected.table, name), name
+        assert loaded.next_due.tzinfo is not None
+        assert loaded.engine().to_snapshot() == expected.engine().to_snapshot()
+        # A field the move path does not read is still there when asked for.
+        assert loaded.deck == expected.deck
+        assert loaded.table.invite_token == expected.table.invite_token
+
+
+def test_no_game_is_none(game) -> None:
+    assert store.lock_game(table_id=game.table_id + 1000) is None
+    assert store.lock_game(game_id=game.pk + 1000) is None
+
+
+def test_the_seats_and_their_users_are_what_the_orm_loads(game, alice, bob) -> None:
+    expected = list(Seat.objects.filter(table=game.table).select_related("user"))
+    loaded = store.seats(game.table_id)
+    assert [seat.position for seat in loaded] == [0, 1, 2]
+    for seat, orm in zip(loaded, sorted(expected, key=lambda s: s.position), strict=True):
+        for name in store.SEAT_FIELDS:
+            assert getattr(seat, name) == getattr(orm, name), name
+        if orm.user is None:
+            assert seat.user is None
+        else:
+            assert (seat.user.pk, seat.user.username, seat.user.is_active) == (
+                orm.user.pk,
+                orm.user.username,
+                orm.user.is_active,
+            )
+    assert {seat.user.username for seat in loaded if seat.user} == {"alice", "bob"}
+
+
+def test_an_inserted_move_reads_back_as_written(game) -> None:
+    now = timezone.now()
+    events = [{"kind": "drew", "seat": 0, "count": 1}]
+    store.insert_move(
+        game,
+        created_at=now,
+        seq=0,
+        seat=0,
+        action={"type": "draw", "player": 0},
+        events=events,
+        source=Move.Source.PLAYER,
+        digest="d" * 64,
+    )
+    move = Move.objects.get(game=game)
+    assert (move.seq, move.seat, move.action, move.events) == (
+        0,
+        0,
+        {"type": "draw", "player": 0},
+        events,
+    )
+    assert (move.source, move.digest, move.created_at) == ("player", "d" * 64, now)
+
+
+def test_an_update_writes_the_named_fields_only(game) -> None:
+    locked = store.lock_game(game_id=game.pk)
+    locked.version = 7
+    locked.state = {**locked.state, "note": "ünïcode"}
+    locked.turn_deadline = timezone.now()
+    locked.winner = 2  # changed, but not named: not written
+    store.update(locked, ["version", "state", "turn_deadline"])
+
+    game.refresh_from_db()
+    assert (game.version, game.state["note"], game.turn_deadline) == (
+        7,
+        "ünïcode",
+        locked.turn_deadline,
+    )
+    assert game.winner is None

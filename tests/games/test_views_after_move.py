@@ -1,0 +1,82 @@
+"""The process that stores a move draws the table from the state it holds, not a read back.
+
+Each view built by ``presenters.view_after_move`` must be the very view ``read_table`` gives
+after the same move, for every viewer, or the sockets of the process that stored the move
+would show a table the others do not.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games import presenters
+from games.engine import make_bot
+from games.models import Game
+from games.services import broadcast, moves
+
+
+@pytest.fixture
+def states(monkeypatch) -> list[broadcast.TableState]:
+    """The table states the move path hands to the broadcast, in order."""
+    seen: list[broadcast.TableState] = []
+    table_changed = broadcast.table_changed
+
+    def keep(table_id, version=None, state=None):
+        if state is not None:
+            seen.append(state)
+        table_changed(table_id, version, state)
+
+    monkeypatch.setattr(broadcast, "table_changed", keep)
+    return seen
+
+
+def test_a_view_after_each_move_is_the_view_read_back(make_table, alice, bob, carol, states):
+    table = make_table(seat_count=3, players=[bob], bot_seats=1, turn_seconds=None, start=True)
+    viewers = [alice, bob, carol, AnonymousUser()]
+    users = {seat.position: seat.user for seat in table.seats.select_related("user")}
+    bot = make_bot("greedy", random.Random(3))
+    previous = presenters.read_table(table.pk)
+    handed = 0
+    for _ in range(400):
+        game = Game.objects.get(table=table)
+        if game.finished:
+            break
+        engine = game.engine()
+        seat = engine.seats_to_act()[0]
+        if users[seat] is None:  # the bot's seat: the clock's path
+            moves.advance(game.pk, timezone.now() + timedelta(hours=1))
+        else:
+            action = bot.choose(engine, seat).to_json()
+            moves.submit_action(table.pk, users[seat], {**action, "version": game.version})
+        # A bot may play several moves in one go (its TAKI run): each builds on the one before.
+        for state in states[handed:]:
+            built = previous = presenters.view_after_move(state, previous)
+        handed = len(states)
+        read = presenters.read_table(table.pk)
+        assert built == read
+        for viewer in viewers:
+            assert presenters.table_fragments(built, viewer) == presenters.table_fragments(
+                read, viewer
+            )
+    assert Game.objects.get(table=table).finished, "the game should have been played out"
+    assert built.result is not None and built.engine is None
+
+
+def test_a_view_that_is_not_the_one_before_is_not_built_on(make_table, alice, bob, states):
+    table = make_table(players=[bob], turn_seconds=None, start=True)
+    before = presenters.read_table(table.pk)
+    for _ in range(2):
+        game = Game.objects.get(table=table)
+        engine = game.engine()
+        seat = engine.seats_to_act()[0]
+        user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
+        action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
+        moves.submit_action(table.pk, user, {**action, "version": game.version})
+    # The second move's state does not follow the view from before the first: it must be read.
+    assert presenters.view_after_move(states[1], before) is None
+    assert presenters.view_after_move(states[1], None) is None
