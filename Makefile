@@ -37,7 +37,7 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test lint format bench bench-site bench-admin bench-load system-deps messages clean
+.PHONY: help run test axe lint format bench bench-site bench-admin bench-load system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -104,14 +104,14 @@ run: $(VENV)/.stamp-run messages
 	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
 
 # messages after system-deps, which installs gettext.
-test: $(VENV)/.stamp-test system-deps lint
+test: $(VENV)/.stamp-test system-deps lint axe
 	@$(MAKE) --no-print-directory messages
-	@# axe-core, which the browser tests run on every page (tests/e2e/axe.py); not a dependency
-	@# of the site, so not saved in a package.json.
-	@if [ ! -d node_modules/axe-core ] && command -v npm >/dev/null; then \
-		npm install --no-save --silent axe-core; \
-	fi
 	$(BIN)/python -m pytest
+
+# axe-core, which the browser tests run on every page (tests/e2e/axe.py), from npm if npm is
+# there; not a dependency of the site, so not saved in a package.json.
+axe:
+	@if [ ! -d node_modules/axe-core ] && command -v npm >/dev/null; then npm install --no-save axe-core; fi
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check .

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 import weakref
 from datetime import datetime
 
@@ -18,11 +19,13 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import moves
+from games.services import abandon, moves
 
 logger = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.25  # seconds
+ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
+_last_sweep = float("-inf")
 
 _clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -71,11 +74,23 @@ async def run_clock(interval: float = POLL_INTERVAL) -> None:
 
 
 async def tick(now: datetime | None = None) -> int:
-    """Advance every game that is due by ``now``; return how many were advanced.
+    """Advance every game that is due by ``now``; return how many were advanced. Every
+    ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone.
 
     One game's failure is logged and does not hold up the others.
     """
+    await database_sync_to_async(sweep_abandoned)(now)
     return await database_sync_to_async(play_due)(now)
+
+
+def sweep_abandoned(now: datetime | None = None) -> list[int]:
+    """End the abandoned tables (``abandon.end_abandoned``), at most every ``ABANDON_SWEEP``
+    seconds; return their ids."""
+    global _last_sweep
+    if time.monotonic() - _last_sweep < ABANDON_SWEEP:
+        return []
+    _last_sweep = time.monotonic()
+    return abandon.end_abandoned(now)
 
 
 def play_due(now: datetime | None = None, should_stop=lambda: False) -> int:

@@ -37,6 +37,8 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
+        # Untimed, and nobody came back: ended by the clock (issue 8).
+        ABANDONED = "abandoned", _("Abandoned")
 
     name = models.CharField(_("name"), max_length=60)
     host = models.ForeignKey(
@@ -55,6 +57,10 @@ class Table(models.Model):
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
+    # "Play again": the finished table this one is the rematch of.
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -333,3 +339,26 @@ class GameVerification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {'ok' if self.ok else 'broken'}"
+
+
+class RematchInvitation(models.Model):
+    """A player of a finished table asked to the rematch (``table``), and their answer."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending", _("Invited")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.PENDING)
+
+    class Meta:
+        verbose_name = _("rematch invitation")
+        verbose_name_plural = _("rematch invitations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_invitation_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} to {self.table}"

@@ -23,7 +23,7 @@ from games.engine import Game as EngineGame
 from games.engine import seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.services import broadcast, replays, tables
-from games.words import describe_move
+from games.words import describe_move, describe_table_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
 BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
@@ -177,6 +177,9 @@ class TableView:
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
     engine: EngineGame | None = field(default=None, repr=False, compare=False)
+    # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
+    rematch: dict[str, Any] | None = None
+    invitations: tuple[dict[str, Any], ...] = ()
     # The public fragments and their context, per language (see ``table_fragments``).
     rendered: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -219,7 +222,7 @@ def table_view(table: Table) -> TableView:
     game = _game_of(table)
     recent: tuple[dict[str, Any], ...] = ()
     if game is not None:
-        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events")
+        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events", "action")
         recent = tuple(reversed(latest[:RECENT_MOVES]))
     online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
     engine = game.engine() if game is not None else None
@@ -241,7 +244,9 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
     if not continues:
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
-    return _assemble(state.table, state.game, state.engine, state.seats, recent, state.online)
+    return _assemble(
+        state.table, state.game, state.engine, state.seats, recent, state.online, extras=False
+    )
 
 
 def _assemble(
@@ -251,9 +256,13 @@ def _assemble(
     seats: Sequence[tuple[int, int | None, str | None, str, int]],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
+    *,
+    extras: bool = True,
 ) -> TableView:
     """The view of a table from its rows: ``seats`` as ``SEAT_FIELDS``, ``recent`` its last
-    moves (oldest first), ``online`` the users with a socket open at it."""
+    moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
+    finished table's rematch and an open one's invitations (a view built right after a move,
+    without a query, has none yet)."""
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
     to_act = set(engine.seats_to_act()) if engine is not None and running else set()
     deadline = game.turn_deadline if running else None
@@ -305,6 +314,34 @@ def _assemble(
         can_start=table.status == Table.Status.OPEN and filled >= MIN_SEATS,
         digest=game.last_digest if game is not None else None,
         engine=engine if running else None,
+        rematch=_rematch_of(table) if extras and table.status == Table.Status.FINISHED else None,
+        invitations=_invitations(table) if extras and table.status == Table.Status.OPEN else (),
+    )
+
+
+def _rematch_of(table: Table) -> dict[str, Any] | None:
+    """The rematch opened from this finished table, and each invited person's answer."""
+    new = Table.objects.filter(rematch_of=table).select_related("host").first()
+    if new is None:
+        return None
+    answers = dict(new.invitations.values_list("user_id", "answer"))
+    return {
+        "table_id": new.pk,
+        "invite": new.invite_token,
+        "host_id": new.host_id,
+        "host_name": new.host.get_username(),
+        "open": new.status == Table.Status.OPEN,
+        "answers": answers,
+    }
+
+
+def _invitations(table: Table) -> tuple[dict[str, Any], ...]:
+    if table.rematch_of_id is None:
+        return ()
+    rows = table.invitations.select_related("user").order_by("user__username")
+    return tuple(
+        {"name": row.user.get_username(), "answer": row.answer, "label": row.get_answer_display}
+        for row in rows
     )
 
 
@@ -362,9 +399,21 @@ def table_page_context(
     """
     seat = view.seat_of(user)
     hand = hand_view(view, seat)
+    public = _public_context(view)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    rematch = view.rematch
     return {
-        **_public_context(view),
+        **public,
         "my_seat": seat.position if seat is not None else None,
+        # A visitor without a seat at a running or ended game watches it (issue 8).
+        "watching": seat is None and view.status != Table.Status.OPEN,
+        "your_turn": bool(seat is not None and (seat.is_turn or seat.to_act)),
+        "penalised_me": bool(
+            public["penalty"] and seat and public["penalty"]["seat"] == seat.position
+        ),
+        "rematch": rematch,
+        "rematch_answer": (rematch["answers"].get(user_id) if rematch else None),
+        "rematch_mine": bool(rematch and rematch["host_id"] == user_id),
         "is_host": bool(user is not None and user.is_authenticated)
         and view.table.host_id == user.pk,
         "signed_in": bool(user is not None and user.is_authenticated),
@@ -417,6 +466,7 @@ def _public_context(view: TableView) -> dict[str, Any]:
 
 def _everyones_context(view: TableView) -> dict[str, Any]:
     names = view.names
+    said = _announced_with_play(view) if view.seats else [False] * len(view.recent_moves)
     return {
         "table": view.table,
         "status": view.status,
@@ -429,10 +479,49 @@ def _everyones_context(view: TableView) -> dict[str, Any]:
         "can_start": view.can_start,
         "empty_seats": any(seat.is_empty for seat in view.seats),
         "recent": [
-            {"seq": move["seq"] + 1, "text": describe_move(move["events"], names)}
-            for move in reversed(view.recent_moves)
+            {"seq": move["seq"] + 1, "text": describe_table_move(move, names, announced)}
+            for move, announced in zip(reversed(view.recent_moves), reversed(said), strict=True)
         ],
+        "penalty": _last_penalty(view),
+        "invitations": view.invitations,
     }
+
+
+def _announced_with_play(view: TableView) -> list[bool]:
+    """For each of the recent moves (oldest first), whether it was a play that left its player
+    one card with "last card" said on it (R20). The engine logs an ``announced`` event only for
+    the announcement on its own or on a close; on a play it is the action's flag, which counts
+    only when the play leaves one card. The hand sizes after each move are worked back from
+    the sizes now, undoing each later move's plays and draws."""
+    sizes = [seat.hand_size or 0 for seat in view.seats]
+    said = []
+    for move in reversed(view.recent_moves):
+        events = move["events"]
+        for event in events:  # undo this move: its sizes before
+            seat = event.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < len(sizes):
+                continue
+            if event.get("kind") == "played":
+                sizes[seat] += 1
+            elif event.get("kind") == "drew":
+                sizes[seat] -= event.get("count", 0) or 0
+        action = move.get("action") or {}
+        flagged = action.get("type") == "play" and action.get("last_card") is True
+        seat = move["seat"]
+        said.append(flagged and 0 <= seat < len(sizes) and sizes[seat] == 2)
+    return list(reversed(said))
+
+
+def _last_penalty(view: TableView) -> dict[str, Any] | None:
+    """The R20 penalty drawn in the last round of moves (one per seat), for an alert no one can
+    miss: who and how many cards."""
+    for move in reversed(view.recent_moves[-max(len(view.seats), 1) :]):
+        for event in move["events"]:
+            if event.get("kind") == "drew" and event.get("reason") == "penalty":
+                seat = event.get("seat")
+                if isinstance(seat, int) and 0 <= seat < len(view.seats):
+                    return {"seat": seat, "name": view.names[seat], "count": event.get("count")}
+    return None
 
 
 def _board(view: dict[str, Any], names: Sequence[str]) -> BoardView:
@@ -475,17 +564,23 @@ def _group_legal(actions: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _hand_order(code: str) -> tuple[bool, str]:
+    """Coloured cards by colour, then the colourless ones (King, Change Color…) at the end."""
+    return (":" not in code, code)
+
+
 def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[dict[str, Any]]:
     plays = {play["card"]: play["colors"] for play in legal["play"]}
-    return [
-        {
-            "code": code,
-            "legal": code in plays,
-            # R11: a Change Color names its colour on the play itself.
-            "colors": [c for c in COLOR_ORDER if c in plays.get(code, [])],
-        }
-        for code in hand
-    ]
+    cards = []
+    asked = False
+    for code in sorted(hand, key=_hand_order):
+        # R11: a Change Color names its colour on the play itself; the colour buttons are
+        # offered once, on the first of them (a second would only repeat them).
+        colors = [c for c in COLOR_ORDER if c in plays.get(code, [])]
+        legal_here = code in plays and not (colors and asked)
+        cards.append({"code": code, "legal": legal_here, "colors": colors if legal_here else []})
+        asked = asked or bool(colors)
+    return cards
 
 
 def _controls(
@@ -505,7 +600,7 @@ def _controls(
         "announce": legal["last_card"] and not announced,
         # R20: or said with the play (or the close) that leaves one card.
         "say_with_play": (len(hand) == 2 and bool(plays))
-        or (len(hand) == 1 and legal["close_taki"]),
+        or (len(hand) == 1 and legal["close_taki"] and not announced),
     }
     controls["any"] = any(controls.values())
     return controls

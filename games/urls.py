@@ -13,6 +13,8 @@ urlpatterns = [
     path("tables/<int:table_id>/join/", views.join, name="join"),
     path("tables/<int:table_id>/leave/", views.leave, name="leave"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
+    path("tables/<int:table_id>/play-again/", views.play_again, name="play_again"),
+    path("tables/<int:table_id>/rematch-answer/", views.answer_rematch, name="answer_rematch"),
     path(
         "tables/<int:table_id>/seats/<int:position>/remove/",
         views.remove_seat,

@@ -37,7 +37,7 @@ from games.presenters import (
     table_view,
 )
 from games.rules_page import rules_context
-from games.services import access, chat, history, tables
+from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
 
 # ------------------------------------------------------------------ helpers
@@ -216,6 +216,33 @@ def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
     return _change_table(
         request, table_id, lambda table: tables.add_bot(table.pk, request.user, position)
     )
+
+
+@require_POST
+@login_required
+def play_again(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A player of the finished table opens its rematch, or accepts the one already opened."""
+    table = _get_table_for_user(request, table_id)
+    try:
+        new = rematch.offer_rematch(table.pk, request.user)
+    except ServiceError as error:
+        return _refuse(request, error, _table_url(table, request))
+    return _done(request, reverse("games:table", args=[new.pk]) + f"?invite={new.invite_token}")
+
+
+@require_POST
+@login_required
+def answer_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """An invited player accepts (``answer=accept``) or declines the rematch ``table_id``."""
+    accept = request.POST.get("answer") == "accept"
+    try:
+        table = rematch.answer_rematch(table_id, request.user, accept=accept)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return _done(request, reverse("games:home"))
+    if accept:
+        return _done(request, reverse("games:table", args=[table.pk]))
+    return _done(request, reverse("games:table", args=[table.rematch_of_id or table.pk]))
 
 
 # ------------------------------------------------------------------ finished games

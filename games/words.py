@@ -188,3 +188,19 @@ def describe_move(events: Iterable[Mapping[str, Any] | Event], names: Sequence[s
         if data.get("kind") not in QUIET_KINDS:
             parts.append(describe_event(data, names))
     return " — ".join(parts)
+
+
+def describe_table_move(move: Mapping[str, Any], names: Sequence[str], announced: bool) -> str:
+    """A stored move (``events``, ``seat``, ``source``) as the table's log shows it: marked when
+    the server played it because its player ran out of time (R23), and with "last card" when it
+    was said on the play itself (``announced``, R20), which the engine logs as no event."""
+    text = describe_move(move["events"], names)
+    who = _name(names, move.get("seat"))
+    if announced:
+        text += " — " + _("%(name)s: last card!") % {"name": who}
+    if move.get("source") == "timeout":
+        text = _("%(name)s ran out of time; the server played for them: %(move)s") % {
+            "name": who,
+            "move": text,
+        }
+    return text

@@ -239,7 +239,7 @@ def _store_move(
         game=game,
         engine=engine,
         seats=rows,
-        move=move,
+        move={**move, "action": stored},
         previous_digest=previous_digest,
         online=frozenset(broadcast.connected_users(table.pk, people)),
     )

@@ -68,15 +68,7 @@ def create_table(
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
     check_may_play(host)
     with transaction.atomic():
-        # Serialise one host's table openings, so two at once cannot both pass the count.
-        get_user_model().objects.select_for_update().filter(pk=host.pk).first()
-        hosted = Table.objects.filter(host=host, status=Table.Status.OPEN).count()
-        if hosted >= MAX_OPEN_TABLES_PER_HOST:
-            raise ServiceError(
-                "forbidden",
-                _("You already host %(count)d open tables: start or close one first.")
-                % {"count": hosted},
-            )
+        check_open_tables(host)
         return _open_table(
             host,
             name=name[:60],
@@ -86,6 +78,23 @@ def create_table(
             public=public,
             bot_seats=bot_seats,
             bot_kind=bot_kind,
+        )
+
+
+def check_open_tables(host: User) -> None:
+    """Refuse a new table to a host who already hosts ``MAX_OPEN_TABLES_PER_HOST`` open ones.
+    Call it inside the transaction that opens the table.
+
+    :raises ServiceError: ``forbidden``.
+    """
+    # Serialise one host's table openings, so two at once cannot both pass the count.
+    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    hosted = Table.objects.filter(host=host, status=Table.Status.OPEN).count()
+    if hosted >= MAX_OPEN_TABLES_PER_HOST:
+        raise ServiceError(
+            "forbidden",
+            _("You already host %(count)d open tables: start or close one first.")
+            % {"count": hosted},
         )
 
 
@@ -140,7 +149,7 @@ def leave_table(table_id: int, user: User) -> None:
     Before the game the seat is freed; if the host leaves, the next seated person becomes host,
     and with nobody left the table is closed (aborted). During a game a bot takes the seat at
     once (as Board Game Arena does) and the game goes on; if no person is left at all, the game
-    is aborted. After the game, leaving changes nothing.
+    is ended as abandoned. After the game, leaving changes nothing.
 
     :raises ServiceError: ``not_found``, ``not_seated``.
     """
@@ -158,7 +167,7 @@ def leave_table(table_id: int, user: User) -> None:
             game = Game.objects.select_for_update().get(table=table)
             replace_by_bot(seat)
             if not table.seats.filter(user__isnull=False).exists():
-                _abort(table)
+                _abort(table, Table.Status.ABANDONED)  # its people have all left
             else:
                 schedule(game, game.engine(), timezone.now(), keep_deadline=True)
                 game.save(update_fields=["next_due", "turn_deadline"])
@@ -346,8 +355,8 @@ def _pass_host_on(table: Table) -> None:
         table.save(update_fields=["host"])
 
 
-def _abort(table: Table) -> None:
-    table.status = Table.Status.ABORTED
+def _abort(table: Table, status: str = Table.Status.ABORTED) -> None:
+    table.status = status
     table.save(update_fields=["status"])
     Game.objects.filter(table=table).update(next_due=None, turn_deadline=None)
 

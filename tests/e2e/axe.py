@@ -46,3 +46,9 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = SERIOUS) -> list[dict[
         for violation in results["violations"]
         if violation["impact"] in impacts
     ]
+
+
+def assert_accessible(page: Page, where: str) -> None:
+    """No serious or critical axe-core violation on the page."""
+    found = axe_violations(page)
+    assert not found, f"axe-core on {where}: {found}"

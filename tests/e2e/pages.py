@@ -144,7 +144,7 @@ def screenshot(page: Page, folder: Path, name: str) -> Path:
 
 def _button_of(page: Page, action: str) -> Locator:
     """The button of the ws-send form that sends ``type=<action>`` (draw, pass, accept…)."""
-    form = page.locator(f"{HAND} .controls form:has(input[name=type][value={action}])")
+    form = page.locator(f"{HAND} form:has(input[name=type][value={action}])")
     return form.locator("button")
 
 

@@ -187,6 +187,7 @@ def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
             "seat": 0,
             "source": "player",
             "events": [{"kind": "played", "seat": 0, "card": "red:3", "color": "red"}],
+            "action": {"type": "play", "player": 0, "card": "red:3"},
         },
     )
     assert seen_by(table, alice)["recent"] == [{"seq": 1, "text": "alice played red 3"}]

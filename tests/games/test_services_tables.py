@@ -246,13 +246,13 @@ def test_leaving_a_running_game_gives_the_seat_to_a_bot(bob, carol, make_table, 
     assert (game.next_due - timezone.now()).total_seconds() == pytest.approx(0.8, abs=0.5)
 
 
-def test_the_last_person_leaving_a_running_game_aborts_it(alice, make_table) -> None:
+def test_the_last_person_leaving_a_running_game_ends_it_as_abandoned(alice, make_table) -> None:
     table = make_table(bot_seats=1, start=True)
 
     tables.leave_table(table.pk, alice)
 
     table.refresh_from_db()
-    assert table.status == Table.Status.ABORTED
+    assert table.status == Table.Status.ABANDONED
     assert Game.objects.get(table=table).next_due is None
 
 

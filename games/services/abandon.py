@@ -1,0 +1,63 @@
+"""Untimed tables whose people have all gone are ended and marked abandoned (issue 8).
+
+A timed table never waits for ever: R23 plays for an absent person and, after three timeouts,
+gives the seat to a bot. An untimed one waits on its people; when none of them has had the
+table open for ``ABANDON_AFTER`` and nothing has been played meanwhile, nobody is coming back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.models import Game, Table
+from games.services import broadcast
+
+ABANDON_AFTER = timedelta(minutes=10)
+
+
+def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER) -> list[int]:
+    """End every untimed running table left alone for ``after``; return their ids.
+
+    Left alone: nothing played since ``now - after`` (nor the game started), and none of its
+    seated people has a socket open there now (``broadcast.connected_users``).
+    """
+    now = now or timezone.now()
+    quiet = (
+        Game.objects.filter(
+            table__status=Table.Status.PLAYING,
+            table__turn_seconds__isnull=True,
+            winner__isnull=True,
+        )
+        .annotate(last=Coalesce(Max("moves__created_at"), "started_at"))
+        .filter(last__lte=now - after)
+        .values_list("table_id", flat=True)
+    )
+    ended = []
+    for table_id in list(quiet):
+        table = Table.objects.get(pk=table_id)
+        people = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+        if people and broadcast.connected_users(table_id, people):
+            continue
+        if mark_abandoned(table_id):
+            ended.append(table_id)
+    return ended
+
+
+def mark_abandoned(table_id: int) -> bool:
+    """End a running table as abandoned: nothing more is due. False if it no longer runs."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None or table.status != Table.Status.PLAYING:
+            return False
+        Game.objects.select_for_update().filter(table=table).first()  # wait for a move in flight
+        table.status = Table.Status.ABANDONED
+        table.save(update_fields=["status"])
+        Game.objects.filter(table=table).update(next_due=None, turn_deadline=None)
+        broadcast.table_changed(table.pk)
+        broadcast.lobby_changed()
+    return True
