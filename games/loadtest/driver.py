@@ -28,6 +28,12 @@ DOUBLE_SHARE = 0.02  # share of clicks sent twice in a row, the second to be ref
 ACTION_ORDER = ("play", "close_taki", "last_card", "accept", "draw", "pass")
 HTTP_TIMEOUT = aiohttp.ClientTimeout(total=60)
 DRAIN_SECONDS = 10.0  # how long clients wait for answers to frames already sent, at the end
+# After the last answer, how long to wait for a frame that a push of someone else's move made
+# look answered (at a +3 several players act at once) before the sockets close on it.
+SETTLE_SECONDS = 0.5
+# Tables being opened, joined and started through the site's forms at once: 200 tables' hosts
+# posting together had the server reset connections before the first move.
+SETUP_AT_ONCE = 16
 LOG_IN_AT_ONCE = 8  # concurrent log-ins: they are setup, not load
 
 
@@ -255,8 +261,11 @@ class TableGroup:
     """The clients of one table: its players (the first is the host) and its spectators.
     Plays game after game at a new table each time, until told to stop."""
 
-    def __init__(self, players: list[Client], spectators: list[Client]) -> None:
+    def __init__(
+        self, players: list[Client], spectators: list[Client], setup: asyncio.Semaphore
+    ) -> None:
         self.players = players
+        self.setup = setup  # shared by the groups: how many tables are set up at once
         self.spectators = spectators
         for player in players:
             player.seated = True
@@ -280,10 +289,11 @@ class TableGroup:
 
     async def _play_one(self, counters: SiteCounters) -> None:
         host = self.players[0]
-        table_id = await host.open_table(len(self.players))
-        for player in self.players[1:]:
-            await player.join(table_id)
-        await host.start(table_id)
+        async with self.setup:
+            table_id = await host.open_table(len(self.players))
+            for player in self.players[1:]:
+                await player.join(table_id)
+            await host.start(table_id)
         counters.games_started += 1
         self.last_version = -1
         game = GameRun(table_id, self)
@@ -312,8 +322,12 @@ class TableGroup:
         """Wait (a bounded time) for answers to the frames already sent: a socket closed on an
         unanswered frame would leave a move neither refused nor surely applied."""
         deadline = time.monotonic() + DRAIN_SECONDS
-        while any(not player.idle for player in self.players) and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        for wait in (0.0, SETTLE_SECONDS):
+            await asyncio.sleep(wait)
+            while any(not player.idle for player in self.players):
+                if time.monotonic() >= deadline:
+                    return
+                await asyncio.sleep(0.02)
 
 
 async def _until_over(game: GameRun, stop: asyncio.Event, listeners: list[asyncio.Task]) -> None:

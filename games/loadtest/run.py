@@ -15,7 +15,7 @@ import aiohttp
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import MD5PasswordHasher
 
-from games.loadtest.driver import Client, RelayGroup, TableGroup, Think
+from games.loadtest.driver import SETUP_AT_ONCE, Client, RelayGroup, TableGroup, Think
 from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup
 from games.loadtest.stats import Report, SiteCounters, Verification, Window, percentile
 from games.models import Game, Move
@@ -120,9 +120,12 @@ async def _drive_site(
         await asyncio.wait_for(asyncio.gather(*map(log_in, clients)), SETUP_TIMEOUT)
         say(f"logged in {len(clients)} clients in {time.monotonic() - started:.1f} s")
         size = options.clients_per_table
+        setup = asyncio.Semaphore(SETUP_AT_ONCE)
         groups = [
             TableGroup(
-                clients[at : at + options.players], clients[at + options.players : at + size]
+                clients[at : at + options.players],
+                clients[at + options.players : at + size],
+                setup,
             )
             for at in range(0, len(clients), size)
         ]
