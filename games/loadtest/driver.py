@@ -31,8 +31,9 @@ DRAIN_SECONDS = 10.0  # how long clients wait for answers to frames already sent
 # After the last answer, how long to wait for a frame that a push of someone else's move made
 # look answered (at a +3 several players act at once) before the sockets close on it.
 SETTLE_SECONDS = 0.5
-# Tables being opened, joined and started through the site's forms at once: 200 tables' hosts
-# posting together had the server reset connections before the first move.
+# Tables being opened, joined, started and connected to at once: with 200 tables' clients all
+# doing it together, sockets waited more than Daphne's 5 s to be accepted and were reset
+# before the first move (people do not all sit down in the same second).
 SETUP_AT_ONCE = 16
 LOG_IN_AT_ONCE = 8  # concurrent log-ins: they are setup, not load
 
@@ -294,10 +295,10 @@ class TableGroup:
             for player in self.players[1:]:
                 await player.join(table_id)
             await host.start(table_id)
-        counters.games_started += 1
-        self.last_version = -1
-        game = GameRun(table_id, self)
-        sockets = await asyncio.gather(*(client.connect(table_id) for client in self.clients))
+            counters.games_started += 1
+            self.last_version = -1
+            game = GameRun(table_id, self)
+            sockets = await asyncio.gather(*(client.connect(table_id) for client in self.clients))
         listeners = [
             asyncio.create_task(client.listen(ws, game))
             for client, ws in zip(self.clients, sockets, strict=True)
