@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import formats, timezone
 
 from accounts.models import Sanction
 
@@ -17,6 +18,19 @@ def active_sanction(user: AbstractBaseUser | None, kind: str) -> Sanction | None
         return None
     permanent = [sanction for sanction in sanctions if sanction.ends_at is None]
     return permanent[0] if permanent else max(sanctions, key=lambda sanction: sanction.ends_at)
+
+
+def refusal(user: AbstractBaseUser | None, kind: str, *, for_good: str, until: str) -> str | None:
+    """Why an active sanction of ``kind`` refuses ``user`` now, in words, or None if none
+    holds: ``for_good`` for a permanent one, else ``until`` with ``%(until)s`` its end (local
+    time)."""
+    sanction = active_sanction(user, kind)
+    if sanction is None:
+        return None
+    if sanction.ends_at is None:
+        return for_good
+    ends = formats.date_format(timezone.localtime(sanction.ends_at), "DATETIME_FORMAT")
+    return until % {"until": ends}
 
 
 def end_lapsed_ban(user: AbstractBaseUser) -> bool:

@@ -14,11 +14,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from accounts.sanctions import active_sanction
+from accounts.sanctions import refusal
 from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Seat, Table
 from games.services import broadcast
 from games.services.errors import ServiceError
@@ -93,15 +92,14 @@ def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage
 
 
 def _check_not_muted(user: User) -> None:
-    mute = active_sanction(user, Sanction.Kind.CHAT_MUTE)
-    if mute is None:
-        return
-    if mute.ends_at is None:
-        raise ServiceError("forbidden", _("A moderator has muted your chat for good."))
-    until = formats.date_format(timezone.localtime(mute.ends_at), "DATETIME_FORMAT")
-    raise ServiceError(
-        "forbidden", _("A moderator has muted your chat until %(until)s.") % {"until": until}
+    words = refusal(
+        user,
+        Sanction.Kind.CHAT_MUTE,
+        for_good=_("A moderator has muted your chat for good."),
+        until=_("A moderator has muted your chat until %(until)s."),
     )
+    if words is not None:
+        raise ServiceError("forbidden", words)
 
 
 def contains_blocked_word(text: str) -> bool:

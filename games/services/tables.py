@@ -10,11 +10,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from accounts.sanctions import active_sanction
+from accounts.sanctions import refusal
 from games.engine import Game as EngineGame
 from games.engine import shuffled_deck
 from games.engine.bots import BOTS
@@ -219,16 +219,14 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
 
 def check_may_play(user: User) -> None:
     """:raises ServiceError: ``forbidden`` while a play ban holds, saying until when."""
-    ban = active_sanction(user, Sanction.Kind.PLAY_BAN)
-    if ban is None:
-        return
-    if ban.ends_at is None:
-        raise ServiceError("forbidden", _("A moderator has banned you from playing."))
-    until = formats.date_format(timezone.localtime(ban.ends_at), "DATETIME_FORMAT")
-    raise ServiceError(
-        "forbidden",
-        _("A moderator has banned you from playing until %(until)s.") % {"until": until},
+    words = refusal(
+        user,
+        Sanction.Kind.PLAY_BAN,
+        for_good=_("A moderator has banned you from playing."),
+        until=_("A moderator has banned you from playing until %(until)s."),
     )
+    if words is not None:
+        raise ServiceError("forbidden", words)
 
 
 def withdraw_player(user: User) -> None:
