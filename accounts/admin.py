@@ -28,6 +28,7 @@ from accounts import moderation
 from accounts.forms import AdminLoginForm, SignUpForm
 from accounts.models import ModerationLog, Report, Sanction
 from accounts.usernames import validate_username
+from games.admin import ReadOnlyAdmin
 from games.services import stats
 from games.services.errors import ServiceError
 
@@ -393,7 +394,7 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModerationLog)
-class ModerationLogAdmin(admin.ModelAdmin):
+class ModerationLogAdmin(ReadOnlyAdmin):
     """Every moderator action, to read: nobody adds, changes or deletes a row here, not even a
     superuser."""
 
@@ -403,15 +404,6 @@ class ModerationLogAdmin(admin.ModelAdmin):
     search_fields = ("target__username", "actor__username", "object_repr", "reason")
     readonly_fields = ("created_at", "actor", "action", "target", "object_link", "reason")
     fields = readonly_fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
     @admin.display(description=_("object"))
     def object_link(self, entry: ModerationLog) -> str:

@@ -56,7 +56,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Games and moves are written by games.services only: the admin reads them."""
+    """Rows written only by code (games.services, the moderation log): the admin reads them."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
