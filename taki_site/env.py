@@ -234,7 +234,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
     """
     if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        return {"default": {"BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer"}}
     _check_redis_url(url)
     return {
         "default": {

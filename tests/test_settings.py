@@ -66,7 +66,7 @@ def test_it_rejects_a_database_url_that_does_not_parse(tmp_path) -> None:
 
 def test_it_uses_the_in_memory_layer_when_redis_url_is_unset() -> None:
     assert channel_layers_config(None) == {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        "default": {"BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer"}
     }
 
 

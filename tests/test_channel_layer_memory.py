@@ -1,0 +1,71 @@
+"""The in-memory channel layer sweeps for expired messages once a second, not on every message,
+and still delivers in order and expires what it must."""
+
+from __future__ import annotations
+
+import pytest
+
+from taki_site import channel_layers
+from taki_site.channel_layers import PacedInMemoryChannelLayer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    clock = Clock()
+    monkeypatch.setattr(channel_layers, "monotonic", clock)
+    return clock
+
+
+@pytest.fixture
+def sweeps(monkeypatch) -> list[int]:
+    """Counts the sweeps that really run (the base class's)."""
+    counted: list[int] = []
+    base = PacedInMemoryChannelLayer.__mro__[1]._clean_expired
+
+    def counting(self) -> None:
+        counted.append(1)
+        base(self)
+
+    monkeypatch.setattr(PacedInMemoryChannelLayer.__mro__[1], "_clean_expired", counting)
+    return counted
+
+
+async def test_a_burst_of_group_messages_costs_one_sweep(clock, sweeps) -> None:
+    layer = PacedInMemoryChannelLayer()
+    names = [await layer.new_channel() for _ in range(3)]
+    for name in names:
+        await layer.group_add("table-1", name)
+    for version in range(50):
+        await layer.group_send("table-1", {"type": "table.update", "version": version})
+        for name in names:
+            assert (await layer.receive(name))["version"] == version
+    assert len(sweeps) == 1
+    clock.now += channel_layers.SWEEP_EVERY
+    await layer.group_send("table-1", {"type": "table.update", "version": 50})
+    assert len(sweeps) == 2
+
+
+async def test_expired_messages_are_still_removed_with_their_channel(clock) -> None:
+    layer = PacedInMemoryChannelLayer()
+    stale, fresh = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table-1", stale)
+    await layer.group_add("table-1", fresh)
+    await layer.group_send("table-1", {"type": "table.update", "version": 0})
+    for name in (stale, fresh):
+        await layer.receive(name)
+    layer.expiry = -1  # the next message has expired as it is sent, and is never read
+    await layer.send(stale, {"type": "table.update", "version": 1})
+    # The next sweep drops it and takes its channel out of the group, as the base layer does
+    # on every call.
+    clock.now += channel_layers.SWEEP_EVERY
+    await layer.group_send("table-1", {"type": "table.update", "version": 2})
+    assert stale not in layer.groups["table-1"]
+    assert (await layer.receive(fresh))["version"] == 2
