@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -340,7 +341,7 @@ def _invitations(table: Table) -> tuple[dict[str, Any], ...]:
         return ()
     rows = table.invitations.select_related("user").order_by("user__username")
     return tuple(
-        {"name": row.user.get_username(), "answer": row.answer, "label": row.get_answer_display}
+        {"name": row.user.get_username(), "answer": row.answer, "label": row.get_answer_display()}
         for row in rows
     )
 
@@ -435,13 +436,18 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
     """
     context = table_page_context(view, user, flash=flash, invite=invite)
     if view.status == Table.Status.OPEN:
-        return render_to_string("games/partials/table_state.html", context)
+        return _live("games/partials/table_state.html", context)
     key = ("public", translation.get_language() or "")
     public = view.rendered.get(key)
     if public is None:
-        public = render_to_string("games/partials/table_public.html", context)
+        public = _live("games/partials/table_public.html", context)
         view.rendered[key] = public
-    return public + render_to_string("games/partials/table_private.html", context)
+    return public + _live("games/partials/table_private.html", context)
+
+
+def _live(name: str, context: dict[str, Any]) -> str:
+    """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``."""
+    return engines["jinja2"].get_template(name).render(context)
 
 
 def seats_fragment(view: TableView) -> str:
@@ -449,7 +455,7 @@ def seats_fragment(view: TableView) -> str:
     key = ("seats", translation.get_language() or "")
     seats = view.rendered.get(key)
     if seats is None:
-        seats = render_to_string("games/partials/table_seats.html", _public_context(view))
+        seats = _live("games/partials/table_seats.html", _public_context(view))
         view.rendered[key] = seats
     return seats
 

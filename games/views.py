@@ -71,7 +71,9 @@ def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpRes
     """A refusal from the services: for htmx, the message swapped into the page's ``#flash``
     (status 200, since htmx does not swap error responses); else a message and back."""
     if request.htmx:
-        response = render(request, "games/partials/flash.html", {"flash": error.message})
+        response = render(
+            request, "games/partials/flash.html", {"flash": error.message}, using="jinja2"
+        )
         return reswap(retarget(response, "#flash"), "outerHTML")
     messages.error(request, error.message)
     return redirect(next_url)

@@ -94,6 +94,12 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The table's live partials, drawn for every socket on every move (games/jinja.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.jinja.environment"},
+    },
 ]
 
 WSGI_APPLICATION = "taki_site.wsgi.application"

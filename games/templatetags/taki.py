@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template import engines
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -55,6 +56,15 @@ def _card(code: str, size: str, language: str | None) -> str:
         name,
         face,
     )
+
+
+@register.simple_tag(takes_context=True)
+def live_partial(context: template.Context, name: str) -> str:
+    """Draw one of the table's live partials, the Jinja2 templates in ``games/jinja2/`` that the
+    sockets push (``games.jinja``), inside a Django template, with that template's context:
+    ``{% live_partial "games/partials/table_state.html" %}``."""
+    partial = engines["jinja2"].get_template(name)
+    return mark_safe(partial.render(context.flatten(), request=context.get("request")))
 
 
 @register.filter

@@ -151,3 +151,14 @@ def test_the_finished_table_shows_the_offer_to_the_invited(finished, alice, bob,
     assert new.invitations.get(user=bob).answer == Answer.DECLINED
     page = client.get(reverse("games:table", args=[finished.pk])).content.decode()
     assert "You declined to play again." in page
+
+
+def test_the_new_table_shows_each_invitation_and_its_answer(finished, alice, bob, client) -> None:
+    new = rematch.offer_rematch(finished.pk, alice)
+    rematch.answer_rematch(new.pk, bob, accept=False)
+    client.force_login(alice)
+
+    page = client.get(reverse("games:table", args=[new.pk])).content.decode()
+
+    assert '<li class="invitation invitation--declined">bob: <strong>Declined</strong></li>' in page
+    assert '<li class="invitation invitation--pending">carol: <strong>Invited</strong></li>' in page

@@ -1,0 +1,39 @@
+"""The Jinja2 environment of the table's live partials (``games/jinja2/``).
+
+The parts of the table page that every move redraws, for every socket at the table, are Jinja2
+templates: Jinja2 compiles a template to Python, and draws these several times faster than the
+Django template language, which was the largest cost of a move (issue 6). The page includes them
+with ``{% live_partial %}`` (``games.templatetags.taki``) and the pushes draw them with
+``games.presenters``, so the first page load and every push stay one template.
+
+Translations go through Django's gettext, so the messages are the catalogue's own: a
+``{% trans %}`` block has the same msgid as the ``{% blocktranslate %}`` it replaced
+(``tests/test_catalogues.py`` checks that each one is translated). As with Django's tags,
+``{{ _("…") }}`` is escaped like any value, and a ``{% trans %}`` block's translation is trusted
+markup (some hold a ``<strong>``) whose variables are escaped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
+from jinja2 import Environment
+
+from games import words
+from games.templatetags.taki import card
+
+
+def url(name: str, *args: Any) -> str:
+    """``{% url name arg… %}``: the path of a named URL."""
+    return reverse(name, args=args)
+
+
+def environment(**options: Any) -> Environment:
+    env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=False)
+    env.globals.update(url=url, card=card)
+    env.filters.update(capfirst=capfirst, card_name=words.card_name, color_name=words.color_name)
+    return env
