@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -33,8 +34,10 @@ from games.services.errors import ServiceError
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
-# Tables whose latest view a process keeps (one entry per table with a socket here).
+# Tables whose latest view a process keeps (one entry per table with a socket here), and how
+# many of each table's last messages' views.
 VIEWS_KEPT = 4096
+MESSAGES_KEPT = 4
 # What one client may make the server do. An action frame is about 200 characters; the token
 # bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND).
 MAX_FRAME_CHARS = 4096
@@ -138,33 +141,50 @@ class TokenBucket:
 
 
 class SharedReads[T]:
-    """The latest read of each thing this process pushes, keyed by the broadcast's ``key``.
+    """The latest reads of each thing this process pushes, keyed by the broadcast's ``key``.
 
-    Every socket of a table receives the same group message; the first to handle it starts the
-    read and the others await the same task, so a change costs one read per process, not one
-    per socket.
+    Every socket of a table receives the same group messages in the same order; the first to
+    handle one starts its read and the others await the same task, so a change costs one read
+    per process, not one per socket. The last few messages' reads are kept, for a socket that
+    is a message or two behind the others.
     """
 
-    def __init__(self, size: int = VIEWS_KEPT) -> None:
-        self._size = size
-        self._entries: OrderedDict[Any, tuple[str, asyncio.Future[T]]] = OrderedDict()
+    def __init__(self, size: int = VIEWS_KEPT, depth: int = MESSAGES_KEPT) -> None:
+        self._size, self._depth = size, depth
+        self._entries: OrderedDict[Any, OrderedDict[str, asyncio.Future[T]]] = OrderedDict()
 
     async def get(self, name: Any, key: str, read: Callable[[], Awaitable[T]]) -> T:
-        entry = self._entries.get(name)
-        if entry is None or entry[0] != key:
-            entry = (key, asyncio.ensure_future(read()))
-            self._entries[name] = entry
+        reads = self._entries.get(name)
+        if reads is None:
+            reads = self._entries[name] = OrderedDict()
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
+        future = reads.get(key)
+        if future is None:
+            future = reads[key] = asyncio.ensure_future(read())
+            while len(reads) > self._depth:
+                reads.popitem(last=False)
         self._entries.move_to_end(name)
-        return await asyncio.shield(entry[1])
+        return await asyncio.shield(future)
 
-    def latest(self, name: Any) -> T | None:
-        """The last read of ``name``, if it has finished (and succeeded)."""
-        entry = self._entries.get(name)
-        if entry is None or not entry[1].done() or entry[1].cancelled() or entry[1].exception():
-            return None
-        return entry[1].result()
+    def newest(self, name: Any) -> asyncio.Future[T] | None:
+        """The read of the last message about ``name`` (it may still be running)."""
+        reads = self._entries.get(name)
+        return next(reversed(reads.values())) if reads else None
+
+    def forget(self, name: Any) -> None:
+        """Drop what is kept of ``name`` (this process no longer hears of its changes)."""
+        self._entries.pop(name, None)
+
+
+async def _result[T](future: asyncio.Future[T] | None) -> T | None:
+    """What ``future`` reads to, or None if there is none or it failed."""
+    if future is None:
+        return None
+    try:
+        return await asyncio.shield(future)
+    except Exception:
+        return None
 
 
 table_views: SharedReads[TableView] = SharedReads()
@@ -172,6 +192,9 @@ lobby_views: SharedReads[LobbyView] = SharedReads(size=1)
 # The newest game version each table's sockets in this process have been told of: a move made
 # against an older one is refused here, before the database is asked (versions only grow).
 known_versions: dict[int, int] = {}
+# The table sockets open in this process, per table: what is kept of a table is dropped with its
+# last one, as the process no longer hears of the table's changes.
+sockets_here: Counter[int] = Counter()
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -231,6 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._heartbeat = asyncio.ensure_future(self._keep_presence())
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        sockets_here[self.table_id] += 1
         # Read once counted and in the group: the table shows this socket's person online, and
         # any change from now on reaches it.
         await self._push(await database_sync_to_async(presenters.table_view)(table))
@@ -238,6 +262,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            sockets_here[self.table_id] -= 1
+            if sockets_here[self.table_id] <= 0:
+                del sockets_here[self.table_id]
+                table_views.forget(self.table_id)
+                known_versions.pop(self.table_id, None)
         if self.counted:
             if hasattr(self, "_heartbeat"):
                 self._heartbeat.cancel()
@@ -270,8 +299,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._push(await self._shared_view(message))
 
     async def table_presence(self, message: dict[str, Any]) -> None:
-        """Someone's first socket opened or last one closed: only the seats change."""
-        view = await self._shared_view(message)
+        """Someone's first socket opened or last one closed: only the seats change, and the
+        table is not read again when this process has it."""
+        previous = table_views.newest(self.table_id)
+
+        async def read() -> TableView:
+            view = await _result(previous)
+            if view is None:
+                return await database_sync_to_async(presenters.read_table)(self.table_id)
+            people = [seat.user_id for seat in view.seats if seat.user_id]
+            online = await sync_to_async(broadcast.connected_users)(self.table_id, people)
+            return presenters.as_of_now(view, online)
+
+        view = await table_views.get(self.table_id, message.get("key", ""), read)
         with translation.override(self.language):
             await self.send(text_data=presenters.seats_fragment(view))
 
@@ -294,12 +334,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The table after ``message``, read once for all its sockets in this process: built
         from the state the move path left here if this process stored the move, else read."""
         key = message.get("key", "")
-        previous = table_views.latest(self.table_id)
+        previous = table_views.newest(self.table_id)
 
         async def read() -> TableView:
             state = broadcast.take_state(key)
             if state is not None:
-                view = presenters.view_after_move(state, previous)
+                view = presenters.view_after_move(state, await _result(previous))
                 if view is not None:
                     return view
             return await database_sync_to_async(presenters.read_table)(self.table_id)
@@ -346,7 +386,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 words = _(
                     "That move was made against an old position — the table has been refreshed."
                 )
-        view = await database_sync_to_async(presenters.read_table)(self.table_id)
+        # The table as this process last heard of it will do; a newer one is on its way here.
+        view = await _result(table_views.newest(self.table_id))
+        if view is None:
+            view = await database_sync_to_async(presenters.read_table)(self.table_id)
+        else:
+            view = presenters.as_of_now(view)
         await self._push(view, words)
 
     async def _push(self, view: TableView, flash: str = "") -> None:

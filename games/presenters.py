@@ -11,7 +11,7 @@ the engine.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -233,8 +233,9 @@ def table_view(table: Table) -> TableView:
 def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
     """The table after a move this process stored, from what the move path already held, so
     that the sockets here need not read it back: ``previous``, the view of the move before
-    (its last moves), and ``state``. None when ``previous`` is not that view (this process
-    missed a change): the table must then be read.
+    (its last moves), and ``state``; ``previous`` itself when it was read after the move was
+    stored. None when ``previous`` is neither (this process missed a change): the table must
+    then be read.
     """
     continues = (
         previous is not None
@@ -243,11 +244,40 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
         and previous.digest == state.previous_digest
     )
     if not continues:
+        if (
+            previous is not None
+            and previous.game_id == state.game.pk
+            and previous.version == state.game.version
+            and previous.digest == state.game.last_digest
+        ):
+            return previous  # read after the move was stored: already this state
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
     return _assemble(
         state.table, state.game, state.engine, state.seats, recent, state.online, extras=False
     )
+
+
+def as_of_now(view: TableView, online: Collection[int] | None = None) -> TableView:
+    """``view`` drawn again now: the seconds left to its deadline counted again and, given
+    ``online`` (the users with a socket open at the table), who is connected. Nothing else of
+    the table has changed, so nothing is read (a socket opened or closed; a refused click)."""
+    seconds_left = _seconds_left(view.deadline)
+    seats = tuple(
+        replace(
+            seat,
+            connected=seat.connected if online is None else seat.is_bot or seat.user_id in online,
+            seconds_left=seconds_left if seat.deadline is not None else None,
+        )
+        for seat in view.seats
+    )
+    return replace(view, seats=seats, seconds_left=seconds_left, rendered={})
+
+
+def _seconds_left(deadline: datetime | None) -> int | None:
+    if deadline is None:
+        return None
+    return max(0, int((deadline - timezone.now()).total_seconds()))
 
 
 def _assemble(
@@ -267,9 +297,7 @@ def _assemble(
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
     to_act = set(engine.seats_to_act()) if engine is not None and running else set()
     deadline = game.turn_deadline if running else None
-    seconds_left = None
-    if deadline is not None:
-        seconds_left = max(0, int((deadline - timezone.now()).total_seconds()))
+    seconds_left = _seconds_left(deadline)
     seat_views = []
     for position, user_id, username, bot, timeouts in seats:
         in_game = engine is not None and position < engine.players

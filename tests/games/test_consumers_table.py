@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -237,3 +238,83 @@ async def test_a_socket_first_push_shows_its_own_person_online(table, alice) -> 
     alice_seat = first.split('data-seat="0"')[1].split("</li>")[0]
     assert "dot--on" in alice_seat
     await socket.disconnect()
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[int]:
+    """The tables the sockets read from the database after they connected."""
+    from games import presenters
+
+    read_table = presenters.read_table
+    seen: list[int] = []
+
+    def counted(table_id: int):
+        seen.append(table_id)
+        return read_table(table_id)
+
+    monkeypatch.setattr(presenters, "read_table", counted)
+    return seen
+
+
+def seat_of(html: str, position: int) -> str:
+    return html.split(f'data-seat="{position}"')[1].split("</li>")[0]
+
+
+async def test_presence_and_refusals_redraw_the_table_without_reading_it(
+    table, alice, bob, reads
+) -> None:
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    await latest(alice_socket)
+    await latest(bob_socket)
+    await alice_socket.send_to(
+        text_data=json.dumps({"type": "play", "card": "red:7", "version": 0})
+    )
+    await latest(bob_socket)
+    await latest(alice_socket)
+    reads.clear()
+
+    await bob_socket.disconnect()  # bob's last socket: the seats are drawn again
+    alice_sees = await latest(alice_socket)
+    assert "dot--on" not in seat_of(alice_sees, 1)
+    assert "7 cards" in seat_of(alice_sees, 0)
+
+    await alice_socket.send_to(
+        text_data=json.dumps({"type": "play", "card": "red:3", "version": 0})
+    )
+    alice_sees = await latest(alice_socket)
+    assert "against an old position" in alice_sees
+    assert 'name="version" value="1"' not in alice_sees  # bob's turn: alice has nothing to send
+    assert "alice played red 7" in alice_sees and "7 cards" in seat_of(alice_sees, 0)
+
+    assert reads == []
+    await alice_socket.disconnect()
+
+
+async def test_a_table_left_by_every_socket_here_is_read_again_when_one_comes_back(
+    table, alice, bob
+) -> None:
+    from channels.db import database_sync_to_async
+
+    from games.services import broadcast, moves
+
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)  # bob comes online: the seats are drawn again
+    await latest(alice_socket)
+    for socket in (alice_socket, bob_socket):
+        await socket.disconnect()
+    # A move while nobody here listens: what this process drew of the table is out of date.
+    await database_sync_to_async(moves.submit_action)(
+        table.pk, alice, {"type": "play", "card": "red:7", "version": 0}
+    )
+    await asyncio.gather(*broadcast._sending)  # its broadcast has reached no socket here
+
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    alice_sees = await latest(alice_socket)
+
+    assert "dot--on" in seat_of(alice_sees, 1)
+    assert "7 cards" in seat_of(alice_sees, 0)
+    assert "alice played red 7" in alice_sees
+    for socket in (alice_socket, bob_socket):
+        await socket.disconnect()

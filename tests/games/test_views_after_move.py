@@ -82,3 +82,49 @@ def test_a_view_that_is_not_the_one_before_is_not_built_on(make_table, alice, bo
     # The second move's state does not follow the view from before the first: it must be read.
     assert presenters.view_after_move(states[1], before) is None
     assert presenters.view_after_move(states[1], None) is None
+
+
+def test_a_view_read_after_the_move_was_stored_is_that_move_s_view(make_table, alice, bob, states):
+    table = make_table(players=[bob], turn_seconds=None, start=True)
+    game = Game.objects.get(table=table)
+    engine = game.engine()
+    seat = engine.seats_to_act()[0]
+    user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
+    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
+    moves.submit_action(table.pk, user, {**action, "version": game.version})
+    # Someone connected and read the table before this process's sockets handled the move.
+    read = presenters.read_table(table.pk)
+
+    assert presenters.view_after_move(states[0], read) is read
+
+
+def test_a_view_as_of_now_counts_the_clock_again_and_who_is_online(make_table, alice, bob):
+    table = make_table(players=[bob], turn_seconds=30, start=True)
+    view = presenters.read_table(table.pk)
+    mover = next(seat for seat in view.seats if seat.deadline is not None)
+    later = replace_deadline(view, timezone.now() + timedelta(seconds=12))
+
+    redrawn = presenters.as_of_now(later, online={alice.pk})
+
+    assert redrawn.seconds_left in (11, 12)
+    assert [seat.seconds_left for seat in redrawn.seats if seat.position == mover.position] == [
+        redrawn.seconds_left
+    ]
+    assert [seat.connected for seat in redrawn.seats] == [
+        seat.user_id == alice.pk for seat in view.seats
+    ]
+    assert (redrawn.version, redrawn.board, redrawn.recent_moves) == (
+        view.version,
+        view.board,
+        view.recent_moves,
+    )
+
+
+def replace_deadline(view, deadline):
+    from dataclasses import replace
+
+    seats = tuple(
+        replace(seat, deadline=deadline if seat.deadline is not None else None)
+        for seat in view.seats
+    )
+    return replace(view, seats=seats, deadline=deadline)
