@@ -34,6 +34,8 @@ def url(name: str, *args: Any) -> str:
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=False)
+    # ``_`` is gettext itself, not the extension's alias that looks gettext up on every call.
+    env.globals["_"] = gettext
     env.globals.update(url=url, card=card)
     env.filters.update(capfirst=capfirst, card_name=words.card_name, color_name=words.color_name)
     return env

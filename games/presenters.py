@@ -183,6 +183,8 @@ class TableView:
     invitations: tuple[dict[str, Any], ...] = ()
     # The public fragments and their context, per language (see ``table_fragments``).
     rendered: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False, compare=False)
+    # The last moves in words, shared along the views built one after the other (``_move_text``).
+    move_texts: dict[tuple[Any, ...], str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def running(self) -> bool:
@@ -253,9 +255,10 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
             return previous  # read after the move was stored: already this state
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
-    return _assemble(
+    view = _assemble(
         state.table, state.game, state.engine, state.seats, recent, state.online, extras=False
     )
+    return replace(view, move_texts=previous.move_texts)
 
 
 def as_of_now(view: TableView, online: Collection[int] | None = None) -> TableView:
@@ -394,7 +397,7 @@ class HandView:
     # may name) and a flag for each other action.
     legal: dict[str, Any]
     playable: list[str]
-    hand_cards: list[dict[str, Any]]
+    hand_cards: list[HandCard]
     controls: dict[str, Any]
 
 
@@ -474,8 +477,15 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
 
 
 def _live(name: str, context: dict[str, Any]) -> str:
-    """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``."""
-    return engines["jinja2"].get_template(name).render(context)
+    """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``
+    straight by Jinja2: a push has no request, nothing for Django's wrapper to add."""
+    template = _live_templates.get(name)
+    if template is None:
+        template = _live_templates[name] = engines["jinja2"].env.get_template(name)
+    return template.render(context)
+
+
+_live_templates: dict[str, Any] = {}
 
 
 def seats_fragment(view: TableView) -> str:
@@ -513,12 +523,26 @@ def _everyones_context(view: TableView) -> dict[str, Any]:
         "can_start": view.can_start,
         "empty_seats": any(seat.is_empty for seat in view.seats),
         "recent": [
-            {"seq": move["seq"] + 1, "text": describe_table_move(move, names, announced)}
+            {"seq": move["seq"] + 1, "text": _move_text(view, move, names, announced)}
             for move, announced in zip(reversed(view.recent_moves), reversed(said), strict=True)
         ],
         "penalty": _last_penalty(view),
         "invitations": view.invitations,
     }
+
+
+def _move_text(view: TableView, move: dict[str, Any], names: Sequence[str], announced: bool) -> str:
+    """A move of the log in words, in the active language. Each of the last moves is shown
+    again after every move: worded once, it is kept along the views built one from another."""
+    texts = view.move_texts
+    key = (move["seq"], translation.get_language(), announced, tuple(names))
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = describe_table_move(move, names, announced)
+        oldest = view.recent_moves[0]["seq"]
+        for gone in [key for key in texts if key[0] < oldest]:
+            del texts[gone]
+    return text
 
 
 def _announced_with_play(view: TableView) -> list[bool]:
@@ -603,7 +627,17 @@ def _hand_order(code: str) -> tuple[bool, str]:
     return (":" not in code, code)
 
 
-def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """A card of the player's own hand: whether it may be played now, and the colours to name
+    with it (a Change Color's, R11)."""
+
+    code: str
+    legal: bool
+    colors: list[str]
+
+
+def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[HandCard]:
     plays = {play["card"]: play["colors"] for play in legal["play"]}
     cards = []
     asked = False
@@ -612,7 +646,7 @@ def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[dict[str, Any]]:
         # offered once, on the first of them (a second would only repeat them).
         colors = [c for c in COLOR_ORDER if c in plays.get(code, [])]
         legal_here = code in plays and not (colors and asked)
-        cards.append({"code": code, "legal": legal_here, "colors": colors if legal_here else []})
+        cards.append(HandCard(code=code, legal=legal_here, colors=colors if legal_here else []))
         asked = asked or bool(colors)
     return cards
 

@@ -109,7 +109,7 @@ def test_king_and_change_color_come_last_in_the_hand(alice, bob, make_table, rig
     hand = ["blue:1", "change-color", "green:3", "king", "red:5", "breaker", "yellow:7", "red:1"]
     rig(table, [hand, RUN[1]], leading="red:9")
 
-    codes = [card["code"] for card in seen_by(table, alice)["hand_cards"]]
+    codes = [card.code for card in seen_by(table, alice)["hand_cards"]]
 
     assert codes == [
         "blue:1",

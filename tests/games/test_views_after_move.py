@@ -128,3 +128,30 @@ def replace_deadline(view, deadline):
         for seat in view.seats
     )
     return replace(view, seats=seats, deadline=deadline)
+
+
+def test_each_move_is_worded_once_along_the_views_built_one_from_another(
+    make_table, alice, bob, states, monkeypatch
+):
+    table = make_table(players=[bob], turn_seconds=None, start=True)
+    worded = []
+    describe = presenters.describe_table_move
+
+    def counted(move, names, announced):
+        worded.append(move["seq"])
+        return describe(move, names, announced)
+
+    monkeypatch.setattr(presenters, "describe_table_move", counted)
+    view = presenters.read_table(table.pk)
+    bot = make_bot("greedy", random.Random(5))
+    for _ in range(6):
+        game = Game.objects.get(table=table)
+        engine = game.engine()
+        seat = engine.seats_to_act()[0]
+        user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
+        action = bot.choose(engine, seat).to_json()
+        moves.submit_action(table.pk, user, {**action, "version": game.version})
+        view = presenters.view_after_move(states[-1], view)
+        presenters.table_fragments(view, alice)
+
+    assert worded == list(range(6))
