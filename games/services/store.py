@@ -20,9 +20,10 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model
+from django.db.models import Field, Model, signals
+from django.db.models.base import ModelState
 
 from games.models import Game, Move, Seat, Table
 
@@ -46,51 +47,77 @@ USER_FIELDS = ("id", "username", "is_active")
 
 class _Columns:
     """Some fields of a model: their columns in a select list, and loading a row of them into
-    an instance as the ORM does (``Model.from_db`` after the fields' database converters)."""
+    an instance as the ORM does (``Model.from_db`` after the fields' database converters).
 
-    def __init__(self, model: type[Model], names: Sequence[str], alias: str) -> None:
+    The instance is built as ``from_db`` builds it, without its per-field ``setattr``: the
+    loaded values go straight into the new instance's ``__dict__``, the unread fields are left
+    out (deferred: loaded if touched), and ``_state`` says it came from the database. That is
+    all ``Model.__init__`` does with positional values, unless something listens to the model's
+    ``pre_init`` or ``post_init`` signal when the statements are written (at the connection's
+    first move; receivers connect when the apps load): then the ORM's own ``from_db`` is used.
+    """
+
+    def __init__(
+        self, db: BaseDatabaseWrapper, model: type[Model], names: Sequence[str], alias: str
+    ) -> None:
         meta = model._meta
         self.model = model
         self.fields: list[Field] = [meta.get_field(name.removesuffix("_id")) for name in names]
         self.attnames = [field.attname for field in self.fields]
-        quote = connection.ops.quote_name
+        quote = db.ops.quote_name
         self.select = ", ".join(f"{quote(alias)}.{quote(f.column)}" for f in self.fields)
-        self._converters: list[tuple[Any, list[Callable[..., Any]]]] = []
-        for field in self.fields:
+        # (index, column, converters) of the fields whose database values need converting.
+        self._converters: list[tuple[int, Any, list[Callable[..., Any]]]] = []
+        for index, field in enumerate(self.fields):
             column = field.get_col(alias)
-            converters = connection.ops.get_db_converters(column)
-            converters += field.get_db_converters(connection)
-            self._converters.append((column, converters))
+            converters = db.ops.get_db_converters(column) + field.get_db_converters(db)
+            if converters:
+                self._converters.append((index, column, converters))
+        self._plain = not (
+            signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
+        )
 
-    def load(self, values: Sequence[Any]) -> Model:
-        converted = []
-        for value, (column, converters) in zip(values, self._converters, strict=True):
+    def load(self, db: BaseDatabaseWrapper, values: Sequence[Any]) -> Model:
+        values = list(values)
+        for index, column, converters in self._converters:
+            value = values[index]
             for convert in converters:
-                value = convert(value, column, connection)
-            converted.append(value)
-        return self.model.from_db(connection.alias, self.attnames, converted)
+                value = convert(value, column, db)
+            values[index] = value
+        if not self._plain:
+            return self.model.from_db(db.alias, self.attnames, values)
+        instance = self.model.__new__(self.model)
+        state = ModelState()
+        state.adding = False
+        state.db = db.alias
+        instance.__dict__["_state"] = state
+        instance.__dict__.update(zip(self.attnames, values, strict=True))
+        return instance
 
 
 _written: WeakKeyDictionary[BaseDatabaseWrapper, dict[str, Any]] = WeakKeyDictionary()
 
 
-def _prepared() -> dict[str, Any]:
-    """The statements for the connection in use (each thread has its own): written once."""
-    wrapper = connections[connection.alias]
-    statements = _written.get(wrapper)
+def _prepared() -> tuple[BaseDatabaseWrapper, dict[str, Any]]:
+    """The connection in use (each thread has its own) and its statements, written once.
+
+    ``django.db.connection`` looks the thread's connection up on every attribute: each function
+    here looks it up once."""
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _written.get(db)
     if statements is None:
-        statements = _written[wrapper] = _statements()
-    return statements
+        statements = _written[db] = _statements(db)
+    return db, statements
 
 
-def _statements() -> dict[str, Any]:
-    quote = connection.ops.quote_name
+def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
+    quote = db.ops.quote_name
     user_model = get_user_model()
-    game = _Columns(Game, GAME_FIELDS, "g")
-    table = _Columns(Table, TABLE_FIELDS, "t")
-    seat = _Columns(Seat, SEAT_FIELDS, "s")
-    user = _Columns(user_model, USER_FIELDS, "u")
-    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    game = _Columns(db, Game, GAME_FIELDS, "g")
+    table = _Columns(db, Table, TABLE_FIELDS, "t")
+    seat = _Columns(db, Seat, SEAT_FIELDS, "s")
+    user = _Columns(db, user_model, USER_FIELDS, "u")
+    for_update = " FOR UPDATE" if db.features.has_select_for_update else ""
     lock = (
         f"SELECT {game.select}, {table.select} FROM {quote(Game._meta.db_table)} g "
         f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = g.{quote('table_id')} "
@@ -125,56 +152,53 @@ def lock_game(*, table_id: int | None = None, game_id: int | None = None) -> Gam
     """The game of a table (or the game ``game_id``), its row locked until the transaction
     ends where the database has row locks, with ``game.table`` loaded; None if there is none.
     Call inside ``transaction.atomic()``."""
-    sql = _prepared()
+    db, sql = _prepared()
     statement = sql["lock_by_table"] if game_id is None else sql["lock_by_game"]
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(statement, [table_id if game_id is None else game_id])
         row = cursor.fetchone()
     if row is None:
         return None
     split = len(GAME_FIELDS)
-    game = sql["game"].load(row[:split])
-    game.table = sql["table"].load(row[split:])
+    game = sql["game"].load(db, row[:split])
+    game.table = sql["table"].load(db, row[split:])
     return game
 
 
 def seats(table_id: int) -> list[Seat]:
     """The table's seats in order, each with its user (id, username, is_active) loaded."""
-    sql = _prepared()
-    with connection.cursor() as cursor:
+    db, sql = _prepared()
+    with db.cursor() as cursor:
         cursor.execute(sql["seats"], [table_id])
         rows = cursor.fetchall()
     split = len(SEAT_FIELDS)
     loaded = []
     for row in rows:
-        seat = sql["seat"].load(row[:split])
-        seat.user = sql["user"].load(row[split:]) if row[split] is not None else None
+        seat = sql["seat"].load(db, row[:split])
+        seat.user = sql["user"].load(db, row[split:]) if row[split] is not None else None
         loaded.append(seat)
     return loaded
 
 
 def insert_move(game: Game, *, created_at: datetime, **values: Any) -> None:
     """Append a move to the game's log: ``values`` are the other fields of :class:`Move`."""
-    sql = _prepared()
+    db, sql = _prepared()
     values = {"game": game.pk, "created_at": created_at, **values}
-    params = [
-        field.get_db_prep_save(values[field.name], connection) for field in sql["move_fields"]
-    ]
-    with connection.cursor() as cursor:
+    params = [field.get_db_prep_save(values[field.name], db) for field in sql["move_fields"]]
+    with db.cursor() as cursor:
         cursor.execute(sql["insert_move"], params)
 
 
 def update(instance: Model, fields: Sequence[str]) -> None:
     """``instance.save(update_fields=fields)``, for rows the move path holds locked."""
+    db = connections[DEFAULT_DB_ALIAS]
     meta = instance._meta
-    quote = connection.ops.quote_name
+    quote = db.ops.quote_name
     chosen = [meta.get_field(name) for name in fields]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in chosen)
-    params = [
-        field.get_db_prep_save(getattr(instance, field.attname), connection) for field in chosen
-    ]
+    params = [field.get_db_prep_save(getattr(instance, field.attname), db) for field in chosen]
     statement = (
         f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
     )
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(statement, [*params, instance.pk])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models.signals import post_init
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
@@ -95,3 +96,33 @@ def test_an_update_writes_the_named_fields_only(game) -> None:
         locked.turn_deadline,
     )
     assert game.winner is None
+
+
+def test_loaded_rows_are_instances_from_the_database_that_save_as_the_orm_would(game) -> None:
+    locked = store.lock_game(game_id=game.pk)
+    seat = store.seats(game.table_id)[2]
+    for instance in (locked, locked.table, seat, store.seats(game.table_id)[0].user):
+        assert (instance._state.adding, instance._state.db) == (False, "default")
+    assert locked.table.game is locked  # the one-to-one is cached both ways, as the ORM does
+    assert "deck" not in locked.__dict__  # not read: deferred
+    seat.timeouts = 2
+    seat.save(update_fields=["timeouts"])  # an update of the row, not an insert
+    assert Seat.objects.get(pk=seat.pk).timeouts == 2
+    assert Seat.objects.filter(table=game.table).count() == 3
+
+
+def test_a_model_with_an_init_listener_is_loaded_by_the_orm(game) -> None:
+    built = []
+
+    def listener(sender, instance, **kwargs) -> None:
+        built.append(instance)
+
+    post_init.connect(listener, sender=Seat)
+    try:
+        # The statements are written per connection: a fresh set sees the listener.
+        store._written.clear()
+        loaded = store.seats(game.table_id)
+    finally:
+        post_init.disconnect(listener, sender=Seat)
+        store._written.clear()
+    assert built == loaded
