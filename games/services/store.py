@@ -31,6 +31,9 @@ from django.db.models.base import ModelState
 
 from games.models import Game, Move, Seat, Table
 
+_GAME_TABLE = Game._meta.get_field("table")
+_SEAT_USER = Seat._meta.get_field("user")
+
 # What the move path reads of each model (the other fields are deferred: loaded if touched).
 GAME_FIELDS = (
     "id",
@@ -127,12 +130,26 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
         f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = g.{quote('table_id')} "
         f"WHERE g.{{column}} = %(id)s{for_update}"
     )
-    seats = (
-        f"SELECT {seat.select}, {user.select} FROM {quote(Seat._meta.db_table)} s "
+    users = (
         f"LEFT JOIN {quote(user_model._meta.db_table)} u "
-        f"ON u.{quote(user_model._meta.pk.column)} = s.{quote('user_id')} "
+        f"ON u.{quote(user_model._meta.pk.column)} = s.{quote('user_id')}"
+    )
+    seats = (
+        f"SELECT {seat.select}, {user.select} FROM {quote(Seat._meta.db_table)} s {users} "
         f"WHERE s.{quote('table_id')} = %(table)s ORDER BY s.{quote('position')}"
     )
+    # The game and its table locked, their seats read with them: where the database locks rows
+    # it locks only those two (not the seats' users: a user's row is no part of the game).
+    lock_with_seats = None
+    if not db.features.has_select_for_update or db.features.has_select_for_update_of:
+        lock_with_seats = (
+            f"SELECT {game.select}, {table.select}, {seat.select}, {user.select} "
+            f"FROM {quote(Game._meta.db_table)} g "
+            f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = g.{quote('table_id')} "
+            f"JOIN {quote(Seat._meta.db_table)} s ON s.{quote('table_id')} = g.{quote('table_id')} "
+            f"{users} WHERE g.{quote('table_id')} = %(id)s ORDER BY s.{quote('position')}"
+            f"{' FOR UPDATE OF g, t' if db.features.has_select_for_update else ''}"
+        )
     move_fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
     insert = (
         f"INSERT INTO {quote(Move._meta.db_table)} "
@@ -147,6 +164,7 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
         "lock_by_table": lock.format(column=quote("table_id")),
         "lock_by_game": lock.format(column=quote("id")),
         "seats": seats,
+        "lock_with_seats": lock_with_seats,
         "move_fields": move_fields,
         "insert_move": insert,
         "updates": {},
@@ -164,10 +182,7 @@ def lock_game(*, table_id: int | None = None, game_id: int | None = None) -> Gam
         row = cursor.fetchone()
     if row is None:
         return None
-    split = len(GAME_FIELDS)
-    game = sql["game"].load(db, row[:split])
-    game.table = sql["table"].load(db, row[split:])
-    return game
+    return _game(db, sql, row)
 
 
 def seats(table_id: int) -> list[Seat]:
@@ -176,13 +191,43 @@ def seats(table_id: int) -> list[Seat]:
     with db.cursor() as cursor:
         cursor.execute(sql["seats"], {"table": table_id})
         rows = cursor.fetchall()
-    split = len(SEAT_FIELDS)
-    loaded = []
-    for row in rows:
-        seat = sql["seat"].load(db, row[:split])
-        seat.user = sql["user"].load(db, row[split:]) if row[split] is not None else None
-        loaded.append(seat)
-    return loaded
+    return [_seat(db, sql, row, 0) for row in rows]
+
+
+def lock_game_and_seats(table_id: int) -> tuple[Game, list[Seat]] | None:
+    """``lock_game(table_id=table_id)`` and ``seats(table_id)``, in one statement where the
+    database can lock some of the tables a statement reads (``FOR UPDATE OF``); None if the
+    table has no game. Call inside ``transaction.atomic()``."""
+    db, sql = _prepared()
+    statement = sql["lock_with_seats"]
+    if statement is None:
+        game = lock_game(table_id=table_id)
+        return None if game is None else (game, seats(table_id))
+    with db.cursor() as cursor:
+        cursor.execute(statement, {"id": table_id})
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    split = len(GAME_FIELDS) + len(TABLE_FIELDS)
+    return _game(db, sql, rows[0]), [_seat(db, sql, row, split) for row in rows]
+
+
+def _game(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any]) -> Game:
+    split = len(GAME_FIELDS)
+    game = sql["game"].load(db, row[:split])
+    table = sql["table"].load(db, row[split : split + len(TABLE_FIELDS)])
+    # What ``game.table = table`` does, without its checks: the one-to-one, cached both ways.
+    _GAME_TABLE.set_cached_value(game, table)
+    _GAME_TABLE.remote_field.set_cached_value(table, game)
+    return game
+
+
+def _seat(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any], start: int) -> Seat:
+    split = start + len(SEAT_FIELDS)
+    seat = sql["seat"].load(db, row[start:split])
+    user = sql["user"].load(db, row[split:]) if row[split] is not None else None
+    _SEAT_USER.set_cached_value(seat, user)  # ``seat.user = user``, without its checks
+    return seat
 
 
 def insert_move(game: Game, *, created_at: datetime, **values: Any) -> None:

@@ -125,21 +125,15 @@ def test_a_stale_version_is_refused_before_the_game_is_locked(table, alice) -> N
     assert "FOR UPDATE" not in queries[0]["sql"]
 
 
-def test_storing_a_move_takes_five_queries_and_keeps_the_last_digest_on_the_game(
+def test_storing_a_move_takes_four_queries_and_keeps_the_last_digest_on_the_game(
     table, alice
 ) -> None:
     with CaptureQueriesContext(connection) as queries:
         moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
 
     statements = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
-    # Read the version, lock the game, read the seats, log the move, save the game.
-    assert [sql.split()[0] for sql in statements] == [
-        "SELECT",
-        "SELECT",
-        "SELECT",
-        "INSERT",
-        "UPDATE",
-    ]
+    # Read the version, lock the game and read its seats, log the move, save the game.
+    assert [sql.split()[0] for sql in statements] == ["SELECT", "SELECT", "INSERT", "UPDATE"]
     game = Game.objects.get(table=table)
     assert game.last_digest == game.moves.get(seq=0).digest
 

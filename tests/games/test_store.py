@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.db.models.signals import post_init
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
@@ -126,3 +128,27 @@ def test_a_model_with_an_init_listener_is_loaded_by_the_orm(game) -> None:
         post_init.disconnect(listener, sender=Seat)
         store._written.clear()
     assert built == loaded
+
+
+def test_the_game_and_its_seats_read_in_one_statement_are_what_the_two_read(game) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        locked, seats = store.lock_game_and_seats(game.table_id)
+    assert len(queries) == 1
+    if connection.features.has_select_for_update:
+        # The game and its table are locked; the seats' users are not.
+        assert queries[0]["sql"].endswith("FOR UPDATE OF g, t")
+    expected = store.lock_game(table_id=game.table_id)
+    for name in store.GAME_FIELDS:
+        assert getattr(locked, name) == getattr(expected, name), name
+    for name in store.TABLE_FIELDS:
+        assert getattr(locked.table, name) == getattr(expected.table, name), name
+    assert locked.table.game is locked
+    separate = store.seats(game.table_id)
+    assert [(s.pk, s.position, s.user_id, s.bot) for s in seats] == [
+        (s.pk, s.position, s.user_id, s.bot) for s in separate
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        names = [seat.user.username if seat.user_id else None for seat in seats]
+    assert len(queries) == 0  # the users came with the seats, the empty seat's user is None
+    assert names == [seat.user.username if seat.user_id else None for seat in separate]
+    assert store.lock_game_and_seats(game.table_id + 1000) is None
