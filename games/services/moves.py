@@ -207,7 +207,6 @@ def _store_move(
         "source": source,
         "events": [event.to_json() for event in events],
     }
-    store.insert_move(game, action=stored, digest=digest, created_at=now, **move)
     game.state = engine.to_snapshot()
     game.version += 1
     game.last_digest = digest
@@ -223,7 +222,7 @@ def _store_move(
         broadcast.lobby_changed()
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
-    store.update(game, fields)
+    store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
     rows = tuple(
         (
             seat.position,

@@ -233,17 +233,45 @@ def _seat(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any], star
 def insert_move(game: Game, *, created_at: datetime, **values: Any) -> None:
     """Append a move to the game's log: ``values`` are the other fields of :class:`Move`."""
     db, sql = _prepared()
+    with db.cursor() as cursor:
+        cursor.execute(sql["insert_move"], _move_params(db, sql, game, created_at, values))
+
+
+def save_move(game: Game, fields: Sequence[str], *, created_at: datetime, **values: Any) -> None:
+    """``insert_move(game, created_at=created_at, **values)``, then ``update(game, fields)``:
+    the move appended and the game saved, through one cursor."""
+    db, sql = _prepared()
+    move = _move_params(db, sql, game, created_at, values)
+    text, params = _update(db, sql, game, fields)
+    with db.cursor() as cursor:
+        cursor.execute(sql["insert_move"], move)
+        cursor.execute(text, params)
+
+
+def _move_params(
+    db: BaseDatabaseWrapper,
+    sql: dict[str, Any],
+    game: Game,
+    created_at: datetime,
+    values: dict[str, Any],
+) -> dict[str, Any]:
     values = {"game": game.pk, "created_at": created_at, **values}
-    params = {
+    return {
         field.name: field.get_db_prep_save(values[field.name], db) for field in sql["move_fields"]
     }
-    with db.cursor() as cursor:
-        cursor.execute(sql["insert_move"], params)
 
 
 def update(instance: Model, fields: Sequence[str]) -> None:
     """``instance.save(update_fields=fields)``, for rows the move path holds locked."""
     db, sql = _prepared()
+    text, params = _update(db, sql, instance, fields)
+    with db.cursor() as cursor:
+        cursor.execute(text, params)
+
+
+def _update(
+    db: BaseDatabaseWrapper, sql: dict[str, Any], instance: Model, fields: Sequence[str]
+) -> tuple[str, dict[str, Any]]:
     key = (type(instance), tuple(fields))
     statement = sql["updates"].get(key)
     if statement is None:
@@ -253,8 +281,7 @@ def update(instance: Model, fields: Sequence[str]) -> None:
         field.name: field.get_db_prep_save(getattr(instance, field.attname), db) for field in chosen
     }
     params["pk"] = instance.pk
-    with db.cursor() as cursor:
-        cursor.execute(text, params)
+    return text, params
 
 
 def _update_statement(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from typing import Any
 
@@ -84,6 +85,18 @@ def test_every_move_is_chained_to_the_one_before(table, alice, bob) -> None:
     assert third.digest == Move.chain(second.digest, third.action)
     assert third.action == {"type": "draw", "player": 0}
     assert history.verify_game(Game.objects.get(table=table))
+
+
+def test_a_digest_is_sha256_of_the_previous_digest_and_the_canonical_json_of_the_action() -> None:
+    # The form every stored log was chained with: keys sorted, no spaces, ASCII only.
+    action = {"type": "play", "player": 1, "card": "red:3", "color": "grün"}
+    canonical = '{"card":"red:3","color":"gr\\u00fcn","player":1,"type":"play"}'
+    previous = "ab" * 32
+
+    assert (
+        Move.chain(previous, action) == hashlib.sha256((previous + canonical).encode()).hexdigest()
+    )
+    assert Move.chain("", action) == hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def test_it_refuses_a_move_out_of_turn(table, bob) -> None:

@@ -152,3 +152,24 @@ def test_the_game_and_its_seats_read_in_one_statement_are_what_the_two_read(game
     assert len(queries) == 0  # the users came with the seats, the empty seat's user is None
     assert names == [seat.user.username if seat.user_id else None for seat in separate]
     assert store.lock_game_and_seats(game.table_id + 1000) is None
+
+
+def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
+    locked = store.lock_game(game_id=game.pk)
+    locked.version, locked.last_digest = 1, "e" * 64
+    with CaptureQueriesContext(connection) as queries:
+        store.save_move(
+            locked,
+            ["version", "last_digest"],
+            created_at=timezone.now(),
+            seq=0,
+            seat=1,
+            action={"type": "draw", "player": 1},
+            events=[],
+            source=Move.Source.BOT,
+            digest="e" * 64,
+        )
+    assert [query["sql"].split()[0] for query in queries] == ["INSERT", "UPDATE"]
+    game.refresh_from_db()
+    assert (game.version, game.last_digest) == (1, "e" * 64)
+    assert game.moves.get().action == {"type": "draw", "player": 1}
