@@ -187,6 +187,10 @@ class Game(models.Model):
         )
 
 
+# json.dumps(sort_keys=True, separators=(",", ":")), without building an encoder per move.
+_CANONICAL_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 class MoveLogError(RuntimeError):
     """Someone tried to change or delete a row of the append-only move log."""
 
@@ -233,7 +237,7 @@ class Move(models.Model):
 
     @staticmethod
     def chain(previous_digest: str, action: dict) -> str:
-        payload = previous_digest + json.dumps(action, sort_keys=True, separators=(",", ":"))
+        payload = previous_digest + _CANONICAL_JSON.encode(action)
         return hashlib.sha256(payload.encode()).hexdigest()
 
 

@@ -73,8 +73,7 @@ def _submit(
         # The lock serialises two actions on one game: a player clicking in two tabs, or two
         # players answering a +3 at once. Without it both could read version v, both pass the
         # check, and the second would overwrite the first's snapshot and fork the move log.
-        game = _lock_game(table_id)
-        seats = store.seats(table_id)
+        game, seats = _lock_game(table_id)
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_seated", _("You do not sit at this table."))
@@ -160,15 +159,17 @@ def _serialised[T](work: Callable[[], T]) -> T:
     raise AssertionError("unreachable")
 
 
-def _lock_game(table_id: int) -> Game:
-    game = store.lock_game(table_id=table_id)
-    if game is None:
+def _lock_game(table_id: int) -> tuple[Game, list[Seat]]:
+    """The table's game, locked, and its seats (in one statement where the database can)."""
+    locked = store.lock_game_and_seats(table_id)
+    if locked is None:
         if Table.objects.filter(pk=table_id).exists():
             raise ServiceError("not_started", _("The game has not started yet.")) from None
         raise ServiceError("not_found", _("There is no such table.")) from None
+    game, seats = locked
     if game.finished or game.table.status != Table.Status.PLAYING:
         raise ServiceError("game_over", str(ENGINE_MESSAGES["game_over"]))
-    return game
+    return game, seats
 
 
 def replace_by_bot(seat: Seat) -> None:
@@ -206,7 +207,6 @@ def _store_move(
         "source": source,
         "events": [event.to_json() for event in events],
     }
-    store.insert_move(game, action=stored, digest=digest, created_at=now, **move)
     game.state = engine.to_snapshot()
     game.version += 1
     game.last_digest = digest
@@ -222,7 +222,7 @@ def _store_move(
         broadcast.lobby_changed()
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
-    store.update(game, fields)
+    store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
     rows = tuple(
         (
             seat.position,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from typing import Any
 
@@ -86,6 +87,18 @@ def test_every_move_is_chained_to_the_one_before(table, alice, bob) -> None:
     assert history.verify_game(Game.objects.get(table=table))
 
 
+def test_a_digest_is_sha256_of_the_previous_digest_and_the_canonical_json_of_the_action() -> None:
+    # The form every stored log was chained with: keys sorted, no spaces, ASCII only.
+    action = {"type": "play", "player": 1, "card": "red:3", "color": "grün"}
+    canonical = '{"card":"red:3","color":"gr\\u00fcn","player":1,"type":"play"}'
+    previous = "ab" * 32
+
+    assert (
+        Move.chain(previous, action) == hashlib.sha256((previous + canonical).encode()).hexdigest()
+    )
+    assert Move.chain("", action) == hashlib.sha256(canonical.encode()).hexdigest()
+
+
 def test_it_refuses_a_move_out_of_turn(table, bob) -> None:
     code = refused(table, bob, {"type": "play", "card": "red:6", "version": 0})
 
@@ -125,21 +138,15 @@ def test_a_stale_version_is_refused_before_the_game_is_locked(table, alice) -> N
     assert "FOR UPDATE" not in queries[0]["sql"]
 
 
-def test_storing_a_move_takes_five_queries_and_keeps_the_last_digest_on_the_game(
+def test_storing_a_move_takes_four_queries_and_keeps_the_last_digest_on_the_game(
     table, alice
 ) -> None:
     with CaptureQueriesContext(connection) as queries:
         moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
 
     statements = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
-    # Read the version, lock the game, read the seats, log the move, save the game.
-    assert [sql.split()[0] for sql in statements] == [
-        "SELECT",
-        "SELECT",
-        "SELECT",
-        "INSERT",
-        "UPDATE",
-    ]
+    # Read the version, lock the game and read its seats, log the move, save the game.
+    assert [sql.split()[0] for sql in statements] == ["SELECT", "SELECT", "INSERT", "UPDATE"]
     game = Game.objects.get(table=table)
     assert game.last_digest == game.moves.get(seq=0).digest
 

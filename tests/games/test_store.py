@@ -5,6 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.db.models.signals import post_init
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
@@ -95,3 +98,78 @@ def test_an_update_writes_the_named_fields_only(game) -> None:
         locked.turn_deadline,
     )
     assert game.winner is None
+
+
+def test_loaded_rows_are_instances_from_the_database_that_save_as_the_orm_would(game) -> None:
+    locked = store.lock_game(game_id=game.pk)
+    seat = store.seats(game.table_id)[2]
+    for instance in (locked, locked.table, seat, store.seats(game.table_id)[0].user):
+        assert (instance._state.adding, instance._state.db) == (False, "default")
+    assert locked.table.game is locked  # the one-to-one is cached both ways, as the ORM does
+    assert "deck" not in locked.__dict__  # not read: deferred
+    seat.timeouts = 2
+    seat.save(update_fields=["timeouts"])  # an update of the row, not an insert
+    assert Seat.objects.get(pk=seat.pk).timeouts == 2
+    assert Seat.objects.filter(table=game.table).count() == 3
+
+
+def test_a_model_with_an_init_listener_is_loaded_by_the_orm(game) -> None:
+    built = []
+
+    def listener(sender, instance, **kwargs) -> None:
+        built.append(instance)
+
+    post_init.connect(listener, sender=Seat)
+    try:
+        # The statements are written per connection: a fresh set sees the listener.
+        store._written.clear()
+        loaded = store.seats(game.table_id)
+    finally:
+        post_init.disconnect(listener, sender=Seat)
+        store._written.clear()
+    assert built == loaded
+
+
+def test_the_game_and_its_seats_read_in_one_statement_are_what_the_two_read(game) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        locked, seats = store.lock_game_and_seats(game.table_id)
+    assert len(queries) == 1
+    if connection.features.has_select_for_update:
+        # The game and its table are locked; the seats' users are not.
+        assert queries[0]["sql"].endswith("FOR UPDATE OF g, t")
+    expected = store.lock_game(table_id=game.table_id)
+    for name in store.GAME_FIELDS:
+        assert getattr(locked, name) == getattr(expected, name), name
+    for name in store.TABLE_FIELDS:
+        assert getattr(locked.table, name) == getattr(expected.table, name), name
+    assert locked.table.game is locked
+    separate = store.seats(game.table_id)
+    assert [(s.pk, s.position, s.user_id, s.bot) for s in seats] == [
+        (s.pk, s.position, s.user_id, s.bot) for s in separate
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        names = [seat.user.username if seat.user_id else None for seat in seats]
+    assert len(queries) == 0  # the users came with the seats, the empty seat's user is None
+    assert names == [seat.user.username if seat.user_id else None for seat in separate]
+    assert store.lock_game_and_seats(game.table_id + 1000) is None
+
+
+def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
+    locked = store.lock_game(game_id=game.pk)
+    locked.version, locked.last_digest = 1, "e" * 64
+    with CaptureQueriesContext(connection) as queries:
+        store.save_move(
+            locked,
+            ["version", "last_digest"],
+            created_at=timezone.now(),
+            seq=0,
+            seat=1,
+            action={"type": "draw", "player": 1},
+            events=[],
+            source=Move.Source.BOT,
+            digest="e" * 64,
+        )
+    assert [query["sql"].split()[0] for query in queries] == ["INSERT", "UPDATE"]
+    game.refresh_from_db()
+    assert (game.version, game.last_digest) == (1, "e" * 64)
+    assert game.moves.get().action == {"type": "draw", "player": 1}
