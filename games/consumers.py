@@ -255,9 +255,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         sockets_here[self.table_id] += 1
-        # Read once counted and in the group: the table shows this socket's person online, and
+        # Drawn once counted and in the group: the table shows this socket's person online, and
         # any change from now on reaches it.
-        await self._push(await database_sync_to_async(presenters.table_view)(table))
+        await self._push(await self._first_view(table))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -329,6 +329,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if table is None or not access.may_watch(table, self.user, self.invite):
             return None
         return table
+
+    async def _first_view(self, table: Table) -> TableView:
+        """The table for this socket's first push: as the table's other sockets here hold it,
+        with who is online counted again, or read when this socket is the first here (or a
+        reconnecting crowd would read it once each)."""
+        held = None
+        if sockets_here[self.table_id] > 1:
+            held = await _result(table_views.newest(self.table_id))
+        if held is None:
+            return await database_sync_to_async(presenters.table_view)(table)
+        people = [seat.user_id for seat in held.seats if seat.user_id]
+        online = await sync_to_async(broadcast.connected_users)(self.table_id, people)
+        return presenters.as_of_now(held, online)
 
     async def _shared_view(self, message: dict[str, Any]) -> TableView:
         """The table after ``message``, read once for all its sockets in this process: built

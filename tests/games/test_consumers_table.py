@@ -242,17 +242,18 @@ async def test_a_socket_first_push_shows_its_own_person_online(table, alice) -> 
 
 @pytest.fixture
 def reads(monkeypatch) -> list[int]:
-    """The tables the sockets read from the database after they connected."""
+    """The tables the sockets read from the database (``read_table`` reads through
+    ``table_view``)."""
     from games import presenters
 
-    read_table = presenters.read_table
+    table_view = presenters.table_view
     seen: list[int] = []
 
-    def counted(table_id: int):
-        seen.append(table_id)
-        return read_table(table_id)
+    def counted(table):
+        seen.append(table.pk)
+        return table_view(table)
 
-    monkeypatch.setattr(presenters, "read_table", counted)
+    monkeypatch.setattr(presenters, "table_view", counted)
     return seen
 
 
@@ -317,4 +318,30 @@ async def test_a_table_left_by_every_socket_here_is_read_again_when_one_comes_ba
     assert "7 cards" in seat_of(alice_sees, 0)
     assert "alice played red 7" in alice_sees
     for socket in (alice_socket, bob_socket):
+        await socket.disconnect()
+
+
+async def test_a_socket_joining_a_table_held_here_is_drawn_without_reading_it(
+    table, alice, bob, carol, reads
+) -> None:
+    alice_socket = await connect(table, alice)
+    bob_socket = await connect(table, bob)
+    await latest(alice_socket)
+    await latest(bob_socket)
+    await alice_socket.send_to(
+        text_data=json.dumps({"type": "play", "card": "red:7", "version": 0})
+    )
+    await latest(bob_socket)
+    reads.clear()
+
+    carol_socket = await connect(table, carol)
+    bob_again = await connect(table, bob)  # a second tab
+    carol_sees, bob_sees = await latest(carol_socket), await latest(bob_again)
+
+    assert reads == []
+    assert "alice played red 7" in carol_sees and hand_codes(carol_sees) == []
+    assert "dot--on" in seat_of(carol_sees, 0) and "dot--on" in seat_of(carol_sees, 1)
+    assert sorted(hand_codes(bob_sees)) == sorted(BOB_HAND)
+    assert 'name="version" value="1"' in bob_sees  # bob's turn, at the table's version
+    for socket in (alice_socket, bob_socket, carol_socket, bob_again):
         await socket.disconnect()
