@@ -23,7 +23,7 @@ from games import listings
 from games.engine import Game as EngineGame
 from games.engine import seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
-from games.services import broadcast, replays, tables
+from games.services import broadcast, replays, store, tables
 from games.words import describe_move, describe_table_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
@@ -203,17 +203,29 @@ class TableView:
 
 
 def read_table(table_id: int) -> TableView:
-    """Read a table, its host, its game, its seats and its last moves in three queries, for
-    everyone at once.
+    """Read a table, its game, its seats and its last moves in three statements written once
+    (``store.read_table``: a socket reads the table whenever its process did not store the
+    change, on every move with several processes), for everyone at once.
 
     :raises Table.DoesNotExist: no such table.
     """
-    table = (
-        Table.objects.select_related("host", "game")
-        .defer("game__deck", "game__seed")  # the record's, not the table's
-        .get(pk=table_id)
+    rows = store.read_table(table_id, RECENT_MOVES)
+    if rows is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table, game, seats, recent = rows
+    seat_rows = tuple(
+        (
+            seat.position,
+            seat.user_id,
+            seat.user.username if seat.user else None,
+            seat.bot,
+            seat.timeouts,
+        )
+        for seat in seats
     )
-    return table_view(table)
+    online = broadcast.connected_users(table.pk, [seat[1] for seat in seat_rows if seat[1]])
+    engine = game.engine() if game is not None else None
+    return _assemble(table, game, engine, seat_rows, tuple(recent), online)
 
 
 SEAT_FIELDS = ("position", "user_id", "user__username", "bot", "timeouts")

@@ -50,6 +50,9 @@ GAME_FIELDS = (
 TABLE_FIELDS = ("id", "name", "host_id", "seat_count", "turn_seconds", "public", "status")
 SEAT_FIELDS = ("id", "table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
 USER_FIELDS = ("id", "username", "is_active")
+# What a table's sockets draw of it, and of its last moves (``read_table``).
+SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "rematch_of_id")
+RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 
 class _Columns:
@@ -150,6 +153,19 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
             f"{users} WHERE g.{quote('table_id')} = %(id)s ORDER BY s.{quote('position')}"
             f"{' FOR UPDATE OF g, t' if db.features.has_select_for_update else ''}"
         )
+    # A table as its sockets draw it, with its game if it has one: read, not locked.
+    shown = _Columns(db, Table, SHOWN_TABLE_FIELDS, "t")
+    table_with_game = (
+        f"SELECT {shown.select}, {game.select} FROM {quote(Table._meta.db_table)} t "
+        f"LEFT JOIN {quote(Game._meta.db_table)} g ON g.{quote('table_id')} = t.{quote('id')} "
+        f"WHERE t.{quote('id')} = %(id)s"
+    )
+    move = _Columns(db, Move, RECENT_MOVE_FIELDS, "m")
+    recent_moves = (
+        f"SELECT {move.select} FROM {quote(Move._meta.db_table)} m "
+        f"WHERE m.{quote('game_id')} = %(game)s ORDER BY m.{quote('seq')} DESC "
+        f"LIMIT %(count)s"
+    )
     move_fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
     insert = (
         f"INSERT INTO {quote(Move._meta.db_table)} "
@@ -165,6 +181,10 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
         "lock_by_game": lock.format(column=quote("id")),
         "seats": seats,
         "lock_with_seats": lock_with_seats,
+        "shown": shown,
+        "table_with_game": table_with_game,
+        "move": move,
+        "recent_moves": recent_moves,
         "move_fields": move_fields,
         "insert_move": insert,
         "updates": {},
@@ -210,6 +230,35 @@ def lock_game_and_seats(table_id: int) -> tuple[Game, list[Seat]] | None:
         return None
     split = len(GAME_FIELDS) + len(TABLE_FIELDS)
     return _game(db, sql, rows[0]), [_seat(db, sql, row, split) for row in rows]
+
+
+def read_table(
+    table_id: int, recent: int
+) -> tuple[Table, Game | None, list[Seat], list[dict[str, Any]]] | None:
+    """A table as its sockets draw it, unlocked: the table, its game (or None), its seats in
+    order with their users, and its game's last ``recent`` moves, oldest first (``seq``,
+    ``seat``, ``source``, ``events``, ``action``); None if there is no such table."""
+    db, sql = _prepared()
+    with db.cursor() as cursor:
+        cursor.execute(sql["table_with_game"], {"id": table_id})
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        split = len(SHOWN_TABLE_FIELDS)
+        table = sql["shown"].load(db, row[:split])
+        game = None
+        moves: list[dict[str, Any]] = []
+        if row[split] is not None:
+            game = sql["game"].load(db, row[split:])
+            _GAME_TABLE.set_cached_value(game, table)
+            _GAME_TABLE.remote_field.set_cached_value(table, game)
+            cursor.execute(sql["recent_moves"], {"game": game.pk, "count": recent})
+            for move_row in reversed(cursor.fetchall()):
+                move = sql["move"].load(db, move_row)
+                moves.append({name: getattr(move, name) for name in RECENT_MOVE_FIELDS})
+        cursor.execute(sql["seats"], {"table": table_id})
+        seats = [_seat(db, sql, seat_row, 0) for seat_row in cursor.fetchall()]
+    return table, game, seats, moves
 
 
 def _game(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any]) -> Game:

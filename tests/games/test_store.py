@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -10,8 +11,10 @@ from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Game, Move, Seat
-from games.services import store
+from games import presenters
+from games.engine import make_bot
+from games.models import Game, Move, Seat, Table
+from games.services import moves, store
 
 
 @pytest.fixture
@@ -173,3 +176,43 @@ def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
     game.refresh_from_db()
     assert (game.version, game.last_digest) == (1, "e" * 64)
     assert game.moves.get().action == {"type": "draw", "player": 1}
+
+
+def orm_view(table_id: int):
+    """The table's view as the ORM reads it (what ``presenters.read_table`` read before)."""
+    table = (
+        Table.objects.select_related("host", "game")
+        .defer("game__deck", "game__seed")
+        .get(pk=table_id)
+    )
+    return presenters.table_view(table)
+
+
+def test_a_table_read_for_its_sockets_is_what_the_orm_reads(make_table, alice, bob) -> None:
+    waiting = make_table(seat_count=3, players=[bob])
+    assert presenters.read_table(waiting.pk) == orm_view(waiting.pk)
+    table = make_table(players=[bob], turn_seconds=None, start=True)
+    bot = make_bot("greedy", random.Random(2))
+    users = {seat.position: seat.user for seat in table.seats.select_related("user")}
+    for _ in range(200):  # past the last moves a table shows, to the end of the game
+        game = Game.objects.get(table=table)
+        read, expected = presenters.read_table(table.pk), orm_view(table.pk)
+        assert read == expected
+        assert read.recent_moves == expected.recent_moves
+        assert [seat.hand_size for seat in read.seats] == [s.hand_size for s in expected.seats]
+        if game.finished:
+            break
+        engine = game.engine()
+        seat = engine.seats_to_act()[0]
+        action = bot.choose(engine, seat).to_json()
+        moves.submit_action(table.pk, users[seat], {**action, "version": game.version})
+    assert read.result is not None
+
+
+def test_a_table_read_takes_three_statements_and_no_table_is_refused(game) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        presenters.read_table(game.table_id)
+    with pytest.raises(Table.DoesNotExist):
+        presenters.read_table(game.table_id + 1000)
+
+    assert len(queries) == 3
