@@ -257,7 +257,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         sockets_here[self.table_id] += 1
         # Drawn once counted and in the group: the table shows this socket's person online, and
         # any change from now on reaches it.
-        await self._push(await self._first_view(table))
+        await self._push(await self._first_view())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -330,7 +330,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         return table
 
-    async def _first_view(self, table: Table) -> TableView:
+    async def _first_view(self) -> TableView:
         """The table for this socket's first push: as the table's other sockets here hold it,
         with who is online counted again, or read when this socket is the first here (or a
         reconnecting crowd would read it once each)."""
@@ -338,7 +338,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if sockets_here[self.table_id] > 1:
             held = await _result(table_views.newest(self.table_id))
         if held is None:
-            return await database_sync_to_async(presenters.table_view)(table)
+            return await database_sync_to_async(presenters.read_table)(self.table_id)
         people = [seat.user_id for seat in held.seats if seat.user_id]
         online = await sync_to_async(broadcast.connected_users)(self.table_id, people)
         return presenters.as_of_now(held, online)

@@ -242,18 +242,22 @@ async def test_a_socket_first_push_shows_its_own_person_online(table, alice) -> 
 
 @pytest.fixture
 def reads(monkeypatch) -> list[int]:
-    """The tables the sockets read from the database (``read_table`` reads through
-    ``table_view``)."""
+    """The tables the sockets read from the database."""
     from games import presenters
 
-    table_view = presenters.table_view
+    read_table, table_view = presenters.read_table, presenters.table_view
     seen: list[int] = []
 
-    def counted(table):
+    def counted_read(table_id: int):
+        seen.append(table_id)
+        return read_table(table_id)
+
+    def counted_view(table):
         seen.append(table.pk)
         return table_view(table)
 
-    monkeypatch.setattr(presenters, "table_view", counted)
+    monkeypatch.setattr(presenters, "read_table", counted_read)
+    monkeypatch.setattr(presenters, "table_view", counted_view)
     return seen
 
 
