@@ -331,17 +331,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return table
 
     async def _first_view(self) -> TableView:
-        """The table for this socket's first push: as the table's other sockets here hold it,
-        with who is online counted again, or read when this socket is the first here (or a
-        reconnecting crowd would read it once each)."""
-        held = None
-        if sockets_here[self.table_id] > 1:
-            held = await _result(table_views.newest(self.table_id))
-        if held is None:
-            return await database_sync_to_async(presenters.read_table)(self.table_id)
-        people = [seat.user_id for seat in held.seats if seat.user_id]
-        online = await sync_to_async(broadcast.connected_users)(self.table_id, people)
-        return presenters.as_of_now(held, online)
+        """The table for this socket's first push, read: the page it came from may be newer
+        than any view this process holds (a change may not have reached its sockets yet)."""
+        return await database_sync_to_async(presenters.read_table)(self.table_id)
 
     async def _shared_view(self, message: dict[str, Any]) -> TableView:
         """The table after ``message``, read once for all its sockets in this process: built
