@@ -213,16 +213,7 @@ def read_table(table_id: int) -> TableView:
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table, game, seats, recent = rows
-    seat_rows = tuple(
-        (
-            seat.position,
-            seat.user_id,
-            seat.user.username if seat.user else None,
-            seat.bot,
-            seat.timeouts,
-        )
-        for seat in seats
-    )
+    seat_rows = broadcast.seat_rows(seats)
     online = broadcast.connected_users(table.pk, [seat[1] for seat in seat_rows if seat[1]])
     engine = game.engine() if game is not None else None
     return _assemble(table, game, engine, seat_rows, tuple(recent), online)

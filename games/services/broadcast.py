@@ -27,7 +27,7 @@ from django.db import transaction
 
 if TYPE_CHECKING:
     from games.engine import Game as EngineGame
-    from games.models import Game, Table
+    from games.models import Game, Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,21 @@ class TableState:
     move: dict[str, Any]
     previous_digest: str
     online: frozenset[int]
+
+
+def seat_rows(seats: Iterable[Seat]) -> tuple[tuple[int, int | None, str | None, str, int], ...]:
+    """Seats (their users loaded) as :class:`TableState` carries them: rows of
+    ``presenters.SEAT_FIELDS``."""
+    return tuple(
+        (
+            seat.position,
+            seat.user_id,
+            seat.user.username if seat.user_id else None,
+            seat.bot,
+            seat.timeouts,
+        )
+        for seat in seats
+    )
 
 
 class _States:

@@ -223,22 +223,12 @@ def _store_move(
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
     store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
-    rows = tuple(
-        (
-            seat.position,
-            seat.user_id,
-            seat.user.username if seat.user_id else None,
-            seat.bot,
-            seat.timeouts,
-        )
-        for seat in seats
-    )
     people = [seat.user_id for seat in seats if seat.user_id]
     state = broadcast.TableState(
         table=table,
         game=game,
         engine=engine,
-        seats=rows,
+        seats=broadcast.seat_rows(seats),
         move={**move, "action": stored},
         previous_digest=previous_digest,
         online=frozenset(broadcast.connected_users(table.pk, people)),

@@ -250,8 +250,7 @@ def read_table(
         moves: list[dict[str, Any]] = []
         if row[split] is not None:
             game = sql["game"].load(db, row[split:])
-            _GAME_TABLE.set_cached_value(game, table)
-            _GAME_TABLE.remote_field.set_cached_value(table, game)
+            _link(game, table)
             cursor.execute(sql["recent_moves"], {"game": game.pk, "count": recent})
             for move_row in reversed(cursor.fetchall()):
                 move = sql["move"].load(db, move_row)
@@ -265,10 +264,14 @@ def _game(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any]) -> G
     split = len(GAME_FIELDS)
     game = sql["game"].load(db, row[:split])
     table = sql["table"].load(db, row[split : split + len(TABLE_FIELDS)])
-    # What ``game.table = table`` does, without its checks: the one-to-one, cached both ways.
+    _link(game, table)
+    return game
+
+
+def _link(game: Game, table: Table) -> None:
+    """What ``game.table = table`` does, without its checks: the one-to-one, cached both ways."""
     _GAME_TABLE.set_cached_value(game, table)
     _GAME_TABLE.remote_field.set_cached_value(table, game)
-    return game
 
 
 def _seat(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any], start: int) -> Seat:
