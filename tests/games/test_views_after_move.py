@@ -69,16 +69,22 @@ def test_a_view_after_each_move_is_the_view_read_back(make_table, alice, bob, ca
     assert built.result is not None and built.engine is None
 
 
+def play_one(table, bot, *people) -> None:
+    """The person to act at ``table`` (one of ``people``) plays what ``bot`` would."""
+    game = Game.objects.get(table=table)
+    engine = game.engine()
+    seat = engine.seats_to_act()[0]
+    user_id = table.seats.get(position=seat).user_id
+    user = next(person for person in people if person.pk == user_id)
+    action = bot.choose(engine, seat).to_json()
+    moves.submit_action(table.pk, user, {**action, "version": game.version})
+
+
 def test_a_view_that_is_not_the_one_before_is_not_built_on(make_table, alice, bob, states):
     table = make_table(players=[bob], turn_seconds=None, start=True)
     before = presenters.read_table(table.pk)
     for _ in range(2):
-        game = Game.objects.get(table=table)
-        engine = game.engine()
-        seat = engine.seats_to_act()[0]
-        user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
-        action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
-        moves.submit_action(table.pk, user, {**action, "version": game.version})
+        play_one(table, make_bot("greedy", random.Random(1)), alice, bob)
     # The second move's state does not follow the view from before the first: it must be read.
     assert presenters.view_after_move(states[1], before) is None
     assert presenters.view_after_move(states[1], None) is None
@@ -86,12 +92,7 @@ def test_a_view_that_is_not_the_one_before_is_not_built_on(make_table, alice, bo
 
 def test_a_view_read_after_the_move_was_stored_is_that_move_s_view(make_table, alice, bob, states):
     table = make_table(players=[bob], turn_seconds=None, start=True)
-    game = Game.objects.get(table=table)
-    engine = game.engine()
-    seat = engine.seats_to_act()[0]
-    user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
-    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
-    moves.submit_action(table.pk, user, {**action, "version": game.version})
+    play_one(table, make_bot("greedy", random.Random(1)), alice, bob)
     # Someone connected and read the table before this process's sockets handled the move.
     read = presenters.read_table(table.pk)
 
@@ -145,12 +146,7 @@ def test_each_move_is_worded_once_along_the_views_built_one_from_another(
     view = presenters.read_table(table.pk)
     bot = make_bot("greedy", random.Random(5))
     for _ in range(6):
-        game = Game.objects.get(table=table)
-        engine = game.engine()
-        seat = engine.seats_to_act()[0]
-        user = alice if table.seats.get(position=seat).user_id == alice.pk else bob
-        action = bot.choose(engine, seat).to_json()
-        moves.submit_action(table.pk, user, {**action, "version": game.version})
+        play_one(table, bot, alice, bob)
         view = presenters.view_after_move(states[-1], view)
         presenters.table_fragments(view, alice)
 
