@@ -30,6 +30,10 @@ DATABASE_POOL_SIZE = 10
 # redis-py caps an async connection pool at 100 connections by default; a busy site opens more
 # than that at once and consumers then die with "Too many connections".
 REDIS_MAX_CONNECTIONS = 1000
+# How many messages a channel may hold before the layer drops what is sent to it. Each server
+# process hears of every table it has sockets at on one channel (games/table_hub.py), and on
+# Redis all the channels of a process share one list: Channels' default of 100 is one socket's.
+CHANNEL_CAPACITY = 2000
 
 
 # Keys that have been public (in this repository's history): signing with one lets anyone forge
@@ -229,17 +233,25 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
     """CHANNEL_LAYERS: in memory for one process, or Redis when REDIS_URL is set.
 
     The in-memory layer only reaches consumers in the same process, so any deployment with more
-    than one server process needs REDIS_URL.
+    than one server process needs REDIS_URL. Each process hears of every table it has sockets
+    at on one channel (``games.table_hub``), given room for a burst of messages
+    (``CHANNEL_CAPACITY``): a layer drops what a full channel cannot take.
 
     :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
     """
     if not url:
-        return {"default": {"BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer"}}
+        return {
+            "default": {
+                "BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer",
+                "CONFIG": {"capacity": CHANNEL_CAPACITY},
+            }
+        }
     _check_redis_url(url)
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
+                "capacity": CHANNEL_CAPACITY,
                 "hosts": [
                     {
                         "address": url,
@@ -249,7 +261,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
                         # socket's consumer then dies. Blocking reads carry their own timeout.
                         "socket_timeout": None,
                     }
-                ]
+                ],
             },
         }
     }

@@ -1,5 +1,5 @@
 """The in-memory channel layer sweeps for expired messages once a second, not on every message,
-and still delivers in order and expires what it must."""
+and still delivers in order and expires what it must; a channel holds a burst of messages."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from taki_site import channel_layers
 from taki_site.channel_layers import PacedInMemoryChannelLayer
+from taki_site.env import channel_layers_config
 
 
 class Clock:
@@ -69,3 +70,17 @@ async def test_expired_messages_are_still_removed_with_their_channel(clock) -> N
     await layer.group_send("table-1", {"type": "table.update", "version": 2})
     assert stale not in layer.groups["table-1"]
     assert (await layer.receive(fresh))["version"] == 2
+
+
+async def test_a_process_s_channel_holds_a_burst_the_layer_s_default_would_drop() -> None:
+    held = PacedInMemoryChannelLayer(**channel_layers_config(None)["default"]["CONFIG"])
+    default = PacedInMemoryChannelLayer()
+    for layer in (held, default):
+        await layer.group_add("table-1", await layer.new_channel())  # a process's table hub
+
+        for version in range(150):
+            await layer.group_send("table-1", {"type": "table.update", "version": version})
+
+    [in_held] = held.channels.values()
+    [in_default] = default.channels.values()
+    assert (in_held.qsize(), in_default.qsize()) == (150, 100)  # the default dropped 50

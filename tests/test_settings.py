@@ -66,7 +66,10 @@ def test_it_rejects_a_database_url_that_does_not_parse(tmp_path) -> None:
 
 def test_it_uses_the_in_memory_layer_when_redis_url_is_unset() -> None:
     assert channel_layers_config(None) == {
-        "default": {"BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer"}
+        "default": {
+            "BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer",
+            "CONFIG": {"capacity": 2000},
+        }
     }
 
 
@@ -75,13 +78,14 @@ def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
+                "capacity": 2000,
                 "hosts": [
                     {
                         "address": "redis://127.0.0.1:6379/1",
                         "max_connections": 1000,
                         "socket_timeout": None,
                     },
-                ]
+                ],
             },
         }
     }
