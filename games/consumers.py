@@ -2,10 +2,11 @@
 
 Consumers only move data: who is this, which table, call the services, push fragments. Every
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
-top-level elements into the page by id. A table's group message carries no cards: each process
-reads the table once per message (:class:`SharedReads`), or builds it from the state its own
-move path left with the message (``broadcast.take_state``), and each socket draws its own
-user's view from it, the public part drawn once for all (``presenters.table_fragments``).
+top-level elements into the page by id. A table's group message carries no cards and reaches
+each process once (``games.table_hub``): the process reads the table, or builds it from the
+state its own move path left with the message (``broadcast.take_state``), and each socket
+draws its own user's view from it, the public part drawn once for all
+(``presenters.table_fragments``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -30,13 +30,12 @@ from games.models import Table
 from games.presenters import LobbyView, TableView
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
+from games.table_hub import TableHub
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
-# Tables whose latest view a process keeps (one entry per table with a socket here), and how
-# many of each table's last messages' views.
-VIEWS_KEPT = 4096
+# How many of the lobby's last messages' views a process keeps.
 MESSAGES_KEPT = 4
 # What one client may make the server do. An action frame is about 200 characters; the token
 # bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND).
@@ -143,13 +142,13 @@ class TokenBucket:
 class SharedReads[T]:
     """The latest reads of each thing this process pushes, keyed by the broadcast's ``key``.
 
-    Every socket of a table receives the same group messages in the same order; the first to
-    handle one starts its read and the others await the same task, so a change costs one read
-    per process, not one per socket. The last few messages' reads are kept, for a socket that
-    is a message or two behind the others.
+    Every lobby socket receives the same group messages in the same order; the first to handle
+    one starts its read and the others await the same task, so a change costs one read per
+    process, not one per socket. The last few messages' reads are kept, for a socket that is a
+    message or two behind the others.
     """
 
-    def __init__(self, size: int = VIEWS_KEPT, depth: int = MESSAGES_KEPT) -> None:
+    def __init__(self, size: int = 1, depth: int = MESSAGES_KEPT) -> None:
         self._size, self._depth = size, depth
         self._entries: OrderedDict[Any, OrderedDict[str, asyncio.Future[T]]] = OrderedDict()
 
@@ -167,34 +166,8 @@ class SharedReads[T]:
         self._entries.move_to_end(name)
         return await asyncio.shield(future)
 
-    def newest(self, name: Any) -> asyncio.Future[T] | None:
-        """The read of the last message about ``name`` (it may still be running)."""
-        reads = self._entries.get(name)
-        return next(reversed(reads.values())) if reads else None
 
-    def forget(self, name: Any) -> None:
-        """Drop what is kept of ``name`` (this process no longer hears of its changes)."""
-        self._entries.pop(name, None)
-
-
-async def _result[T](future: asyncio.Future[T] | None) -> T | None:
-    """What ``future`` reads to, or None if there is none or it failed."""
-    if future is None:
-        return None
-    try:
-        return await asyncio.shield(future)
-    except Exception:
-        return None
-
-
-table_views: SharedReads[TableView] = SharedReads()
-lobby_views: SharedReads[LobbyView] = SharedReads(size=1)
-# The newest game version each table's sockets in this process have been told of: a move made
-# against an older one is refused here, before the database is asked (versions only grow).
-known_versions: dict[int, int] = {}
-# The table sockets open in this process, per table: what is kept of a table is dropped with its
-# last one, as the process no longer hears of the table's changes.
-sockets_here: Counter[int] = Counter()
+lobby_views: SharedReads[LobbyView] = SharedReads()
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -221,10 +194,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
 class TableConsumer(AsyncWebsocketConsumer):
     """``ws/tables/<id>/``: one per table page. Sends the table as this user sees it on connect
-    and on every change, and passes the user's actions to ``moves.submit_action``."""
+    and on every change (the process's :class:`TableHub` brings them), and passes the user's
+    actions to ``moves.submit_action``."""
 
     table_id: int
-    group: str
+    hub: TableHub
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -252,21 +226,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 broadcast.user_group(self.user.pk), self.channel_name
             )
             self._heartbeat = asyncio.ensure_future(self._keep_presence())
-        self.group = broadcast.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        sockets_here[self.table_id] += 1
-        # Drawn once counted and in the group: the table shows this socket's person online, and
-        # any change from now on reaches it.
-        await self._push(await self._first_view())
+        # Joined once counted: the first push shows this socket's person online.
+        self.hub = TableHub.here()
+        self.hub.join(self.table_id, self)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            sockets_here[self.table_id] -= 1
-            if sockets_here[self.table_id] <= 0:
-                del sockets_here[self.table_id]
-                table_views.forget(self.table_id)
-                known_versions.pop(self.table_id, None)
+        if hasattr(self, "hub"):
+            self.hub.leave(self.table_id, self)
         if self.counted:
             if hasattr(self, "_heartbeat"):
                 self._heartbeat.cancel()
@@ -290,28 +256,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         speaks for them."""
         await self.close(code=CLOSE_SIGNED_OUT, reason="signed out")
 
-    async def table_update(self, message: dict[str, Any]) -> None:
-        version = message.get("version")
-        if version is not None and version > known_versions.get(self.table_id, -1):
-            known_versions[self.table_id] = version
-            if len(known_versions) > VIEWS_KEPT:  # forget the first table seen; the DB check stays
-                del known_versions[next(iter(known_versions))]
-        await self._push(await self._shared_view(message))
+    async def push(self, view: TableView, flash: str = "") -> None:
+        """Send the table as this socket's person sees it (the hub calls it on every change)."""
+        with translation.override(self.language):
+            html = presenters.table_fragments(view, self.user, flash=flash, invite=self.invite)
+        await self.send(text_data=html)
 
-    async def table_presence(self, message: dict[str, Any]) -> None:
-        """Someone's first socket opened or last one closed: only the seats change, and the
-        table is not read again when this process has it."""
-        previous = table_views.newest(self.table_id)
-
-        async def read() -> TableView:
-            view = await _result(previous)
-            if view is None:
-                return await database_sync_to_async(presenters.read_table)(self.table_id)
-            people = [seat.user_id for seat in view.seats if seat.user_id]
-            online = await sync_to_async(broadcast.connected_users)(self.table_id, people)
-            return presenters.as_of_now(view, online)
-
-        view = await table_views.get(self.table_id, message.get("key", ""), read)
+    async def push_seats(self, view: TableView) -> None:
+        """Send the seats alone: who is online changed."""
         with translation.override(self.language):
             await self.send(text_data=presenters.seats_fragment(view))
 
@@ -330,27 +282,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         return table
 
-    async def _first_view(self) -> TableView:
-        """The table for this socket's first push, read: the page it came from may be newer
-        than any view this process holds (a change may not have reached its sockets yet)."""
-        return await database_sync_to_async(presenters.read_table)(self.table_id)
-
-    async def _shared_view(self, message: dict[str, Any]) -> TableView:
-        """The table after ``message``, read once for all its sockets in this process: built
-        from the state the move path left here if this process stored the move, else read."""
-        key = message.get("key", "")
-        previous = table_views.newest(self.table_id)
-
-        async def read() -> TableView:
-            state = broadcast.take_state(key)
-            if state is not None:
-                view = presenters.view_after_move(state, await _result(previous))
-                if view is not None:
-                    return view
-            return await database_sync_to_async(presenters.read_table)(self.table_id)
-
-        return await table_views.get(self.table_id, key, read)
-
     async def _submit(self, text: str) -> None:
         """Pass one action on to the services.
 
@@ -364,7 +295,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             payload = action_payload(frame)
             if not self._signed_in:
                 raise ServiceError("not_seated", _("Log in and take a seat to play."))
-            if payload["version"] < known_versions.get(self.table_id, -1):
+            if payload["version"] < self.hub.versions.get(self.table_id, -1):
                 raise ServiceError("stale", "")
             await database_sync_to_async(self._submit_as_session_user)(payload)
 
@@ -380,7 +311,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             self.session_checked = now
         moves.submit_action(
-            self.table_id, self.user, payload, known_version=known_versions.get(self.table_id)
+            self.table_id, self.user, payload, known_version=self.hub.versions.get(self.table_id)
         )
 
     async def _refuse(self, error: ServiceError) -> None:
@@ -391,18 +322,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 words = _(
                     "That move was made against an old position — the table has been refreshed."
                 )
-        # The table as this process last heard of it will do; a newer one is on its way here.
-        view = await _result(table_views.newest(self.table_id))
-        if view is None:
-            view = await database_sync_to_async(presenters.read_table)(self.table_id)
-        else:
-            view = presenters.as_of_now(view)
-        await self._push(view, words)
-
-    async def _push(self, view: TableView, flash: str = "") -> None:
-        with translation.override(self.language):
-            html = presenters.table_fragments(view, self.user, flash=flash, invite=self.invite)
-        await self.send(text_data=html)
+        self.hub.refuse(self.table_id, self, words)
 
     async def _keep_presence(self) -> None:
         while True:

@@ -114,12 +114,12 @@ def table_changed(
 ) -> None:
     """After commit, tell the table's sockets to draw it again.
 
-    Every socket of the table gets the same ``key``, so that each process reads the table once
-    for all of its sockets (``games.consumers.SharedReads``); ``version`` is the game's new
-    version after a move, and ``state`` the table after it, kept for this process's sockets.
+    Each process hears of it once for all its sockets at the table (``games.table_hub``);
+    ``version`` is the game's new version after a move, and ``state`` the table after it, kept
+    under the message's ``key`` for this process's sockets.
     """
     key = uuid.uuid4().hex
-    message = {"type": "table.update", "version": version, "key": key}
+    message = {"type": "table.update", "table": table_id, "version": version, "key": key}
 
     def send() -> None:
         if state is not None:
@@ -199,7 +199,7 @@ def connected_users(table_id: int, user_ids: Iterable[int]) -> set[int]:
 
 
 def _presence_changed(table_id: int) -> None:
-    message = {"type": "table.presence", "key": uuid.uuid4().hex}
+    message = {"type": "table.presence", "table": table_id}
     transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
 
 
@@ -275,11 +275,11 @@ def _sent(task: asyncio.Task[None]) -> None:
 def chat_posted(table_id: int, message_id: int) -> None:
     """After commit, tell the table's sockets of a new chat message; each socket decides
     whether its person may read it (its room, their mutes)."""
-    message = {"type": "chat.message", "id": message_id}
+    message = {"type": "chat.message", "table": table_id, "id": message_id}
     transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
 
 
 def chat_hidden(table_id: int, message_id: int) -> None:
     """After commit, take a hidden chat message off the table's pages."""
-    message = {"type": "chat.hidden", "id": message_id}
+    message = {"type": "chat.hidden", "table": table_id, "id": message_id}
     transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)

@@ -81,7 +81,10 @@ def test_aborting_tables_stops_their_games(
     assert running.status == Table.Status.ABORTED
     assert Game.objects.get(table=running).next_due is None
     assert ("lobby", {"type": "lobby.update"}) in sent
-    assert (f"table-{running.pk}", {"type": "table.update", "version": None}) in sent
+    assert (
+        f"table-{running.pk}",
+        {"type": "table.update", "table": running.pk, "version": None},
+    ) in sent
 
 
 def test_the_move_log_cannot_be_changed_from_the_admin(moderator_client, running) -> None:

@@ -154,6 +154,34 @@ async def test_a_legal_move_is_pushed_to_the_other_player_and_the_spectator(
         await socket.disconnect()
 
 
+async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_there(
+    table, alice, bob, carol, reads
+) -> None:
+    from channels.layers import get_channel_layer
+
+    from games.services.broadcast import group_name
+
+    layer, group = get_channel_layer(), group_name(table.pk)
+    sockets = [await connect(table, person) for person in (alice, bob, carol, alice)]
+    for socket in sockets:
+        await latest(socket)
+    reads.clear()
+
+    assert len(layer.groups[group]) == 1  # the process's hub, not one channel per socket
+    await sockets[0].send_to(text_data=json.dumps({"type": "play", "card": "red:7", "version": 0}))
+    for socket in sockets:
+        assert "alice played red 7" in await latest(socket)
+    assert reads == []  # built from the state the move left here, not read back
+
+    for socket in sockets:
+        await socket.disconnect()
+    for _ in range(100):  # the last socket's leaving takes the process out of the group
+        if not layer.groups.get(group):
+            break
+        await asyncio.sleep(0.01)
+    assert not layer.groups.get(group)
+
+
 @pytest.mark.parametrize(
     ("who", "message", "words"),
     [

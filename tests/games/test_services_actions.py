@@ -287,7 +287,9 @@ def test_the_move_is_broadcast_after_commit(
 
     assert len(callbacks) == 1
     callbacks[0]()
-    assert sent == [(f"table-{table.pk}", {"type": "table.update", "version": 1})]
+    assert sent == [
+        (f"table-{table.pk}", {"type": "table.update", "table": table.pk, "version": 1})
+    ]
 
 
 def test_a_refused_move_broadcasts_nothing(

@@ -326,4 +326,7 @@ def test_changes_reach_the_lobby_only_after_commit(
     for callback in callbacks:
         callback()
     assert ("lobby", {"type": "lobby.update"}) in sent
-    assert (f"table-{table.pk}", {"type": "table.update", "version": None}) in sent
+    assert (
+        f"table-{table.pk}",
+        {"type": "table.update", "table": table.pk, "version": None},
+    ) in sent

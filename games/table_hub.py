@@ -1,0 +1,226 @@
+"""One listener per process for the tables it has sockets at, and one queue of work per table.
+
+Channels' own way puts each socket in its table's group: every message then reaches every
+socket through the channel layer, is dispatched by each (with a thread hop to close stale
+database connections on the way) and each looks for the view the others read. Here the process
+joins a table's group once, with a channel of its own (:class:`TableHub`), and fans each
+message out to the table's sockets itself: the table is read or built once, drawn once per
+language, and each socket draws only its own hand.
+
+Everything about one table runs in order on that table's queue: its changes, a socket's first
+push, a refused click, a socket joining or leaving. A socket is therefore never sent an older
+table after a newer one, and a table's group is never left while a socket has just joined it.
+Different tables' queues run side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games import presenters
+from games.presenters import TableView
+from games.services import broadcast
+
+logger = logging.getLogger(__name__)
+
+# Messages a hub hands to each socket's own handler, by the handler's name.
+SOCKET_HANDLERS = {"chat.message": "chat_message", "chat.hidden": "chat_hidden"}
+
+type Job = Callable[[], Awaitable[None]]
+
+
+class TableSocket(Protocol):
+    """What a hub needs of a table's socket (``games.consumers.TableConsumer``)."""
+
+    async def push(self, view: TableView, flash: str = "") -> None: ...
+
+    async def push_seats(self, view: TableView) -> None: ...
+
+
+class TableHub:
+    """This process's sockets, per table, and what it holds of each table: the newest view its
+    sockets were sent and the newest game version they were told of."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.loop = asyncio.get_running_loop()
+        self.sockets: dict[int, set[TableSocket]] = {}
+        self.views: dict[int, TableView] = {}
+        # A move made against an older version than this is refused before the database is
+        # asked (versions only grow).
+        self.versions: dict[int, int] = {}
+        self._queues: dict[int, deque[Job]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._channel: asyncio.Task[str] = self.loop.create_task(self._open())
+
+    @classmethod
+    def here(cls) -> TableHub:
+        """The hub of the running event loop and channel layer (one per server process)."""
+        global _hub
+        layer = get_channel_layer()
+        loop = asyncio.get_running_loop()
+        if _hub is None or _hub.loop is not loop or _hub.layer is not layer:
+            _hub = cls(layer)
+        return _hub
+
+    # ------------------------------------------------------------------ what sockets ask
+
+    def join(self, table_id: int, socket: TableSocket) -> None:
+        """Add ``socket`` to the table's sockets here and send it the table, read: the page it
+        comes from may be newer than the view held here."""
+
+        async def job() -> None:
+            channel = await self._channel
+            first = table_id not in self.sockets
+            self.sockets.setdefault(table_id, set()).add(socket)
+            if first:
+                await self.layer.group_add(broadcast.group_name(table_id), channel)
+            view = await database_sync_to_async(presenters.read_table)(table_id)
+            self._hold(table_id, view)
+            await socket.push(view)
+
+        self._submit(table_id, job)
+
+    def leave(self, table_id: int, socket: TableSocket) -> None:
+        """Take ``socket`` off the table; with the last one the process leaves the table's
+        group and forgets it, since it no longer hears of its changes."""
+
+        async def job() -> None:
+            sockets = self.sockets.get(table_id)
+            if sockets is None:
+                return
+            sockets.discard(socket)
+            if not sockets:
+                del self.sockets[table_id]
+                self.views.pop(table_id, None)
+                self.versions.pop(table_id, None)
+                await self.layer.group_discard(broadcast.group_name(table_id), await self._channel)
+
+        self._submit(table_id, job)
+
+    def refuse(self, table_id: int, socket: TableSocket, words: str) -> None:
+        """Tell ``socket`` alone why its click was refused, with the table as it stands: the view
+        held here, its clock counted again (a newer one is on its way if there is one)."""
+
+        async def job() -> None:
+            if socket not in self.sockets.get(table_id, ()):
+                return
+            view = self.views.get(table_id)
+            if view is None:
+                view = await database_sync_to_async(presenters.read_table)(table_id)
+                self._hold(table_id, view)
+            await socket.push(presenters.as_of_now(view), words)
+
+        self._submit(table_id, job)
+
+    # ------------------------------------------------------------------ what the layer brings
+
+    async def _open(self) -> str:
+        channel = await self.layer.new_channel()
+        task = self.loop.create_task(self._listen(channel))
+        self._tasks.add(task)
+        return channel
+
+    async def _listen(self, channel: str) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the tables' channel could not be read")
+                await asyncio.sleep(1)
+                continue
+            table_id = message.get("table")
+            if table_id in self.sockets:
+                self._submit(table_id, functools.partial(self._handle, table_id, message))
+
+    async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "table.update":
+            await self._changed(table_id, message)
+        elif kind == "table.presence":
+            await self._presence(table_id)
+        elif kind in SOCKET_HANDLERS:
+            for socket in tuple(self.sockets.get(table_id, ())):
+                await self._each(getattr(socket, SOCKET_HANDLERS[kind])(message))
+        else:
+            logger.warning("a table message of no known type: %r", kind)
+
+    async def _changed(self, table_id: int, message: dict[str, Any]) -> None:
+        """The table changed: built from the state this process's move path left with the
+        message if it stored the move, else read; then sent to each socket."""
+        version = message.get("version")
+        if version is not None and version > self.versions.get(table_id, -1):
+            self.versions[table_id] = version
+        view = None
+        state = broadcast.take_state(message.get("key", ""))
+        if state is not None:
+            view = presenters.view_after_move(state, self.views.get(table_id))
+        if view is None:
+            view = await database_sync_to_async(presenters.read_table)(table_id)
+        self._hold(table_id, view)
+        for socket in tuple(self.sockets.get(table_id, ())):
+            await self._each(socket.push(view))
+
+    async def _presence(self, table_id: int) -> None:
+        """Someone's first socket opened or last one closed: only who is online changes, so the
+        view held here is drawn again, not read."""
+        view = self.views.get(table_id)
+        if view is None:
+            view = await database_sync_to_async(presenters.read_table)(table_id)
+        else:
+            people = [seat.user_id for seat in view.seats if seat.user_id]
+            online = await sync_to_async(broadcast.connected_users)(table_id, people)
+            view = presenters.as_of_now(view, online)
+        self._hold(table_id, view)
+        for socket in tuple(self.sockets.get(table_id, ())):
+            await self._each(socket.push_seats(view))
+
+    # ------------------------------------------------------------------ the queues
+
+    def _hold(self, table_id: int, view: TableView) -> None:
+        if table_id in self.sockets:
+            self.views[table_id] = view
+
+    async def _each(self, push: Awaitable[None]) -> None:
+        """One socket's push: its failure is logged and does not keep the others waiting."""
+        try:
+            await push
+        except Exception:
+            logger.exception("a table push failed")
+
+    def _submit(self, table_id: int, job: Job) -> None:
+        """Run ``job`` after the table's jobs before it; start the table's queue if idle."""
+        queue = self._queues.get(table_id)
+        if queue is not None:
+            queue.append(job)
+            return
+        queue = self._queues[table_id] = deque([job])
+        task = self.loop.create_task(self._work(table_id, queue))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _work(self, table_id: int, queue: deque[Job]) -> None:
+        try:
+            while queue:
+                job = queue.popleft()
+                try:
+                    await job()
+                except Exception:
+                    logger.exception("a job of table %s failed", table_id)
+        finally:
+            if self._queues.get(table_id) is queue:
+                del self._queues[table_id]
+
+
+_hub: TableHub | None = None
