@@ -18,6 +18,7 @@ from typing import Any
 from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import trans_real
 
 from games import listings
 from games.engine import Game as EngineGame
@@ -481,11 +482,20 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
 
 def _live(name: str, context: dict[str, Any]) -> str:
     """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``
-    straight by Jinja2: a push has no request, nothing for Django's wrapper to add."""
+    straight by Jinja2: a push has no request, nothing for Django's wrapper to add.
+
+    The messages are looked up in the active language's catalogue itself, found once for the
+    drawing: Django's ``gettext`` finds the active language again for each of them.
+    """
     template = _live_templates.get(name)
     if template is None:
         template = _live_templates[name] = engines["jinja2"].env.get_template(name)
-    return template.render(context)
+    language = translation.get_language()
+    if language is None:  # translation deactivated: Django's own functions say what that means
+        return template.render(context)
+    catalogue = trans_real.translation(language)
+    gettext = catalogue.gettext
+    return template.render(context, _=gettext, gettext=gettext, ngettext=catalogue.ngettext)
 
 
 _live_templates: dict[str, Any] = {}
@@ -512,7 +522,7 @@ def _public_context(view: TableView) -> dict[str, Any]:
 
 
 def _everyones_context(view: TableView) -> dict[str, Any]:
-    names = view.names
+    names = tuple(view.names)
     said = _announced_with_play(view) if view.seats else [False] * len(view.recent_moves)
     return {
         "table": view.table,
@@ -534,11 +544,13 @@ def _everyones_context(view: TableView) -> dict[str, Any]:
     }
 
 
-def _move_text(view: TableView, move: dict[str, Any], names: Sequence[str], announced: bool) -> str:
+def _move_text(
+    view: TableView, move: dict[str, Any], names: tuple[str, ...], announced: bool
+) -> str:
     """A move of the log in words, in the active language. Each of the last moves is shown
     again after every move: worded once, it is kept along the views built one from another."""
     texts = view.move_texts
-    key = (move["seq"], translation.get_language(), announced, tuple(names))
+    key = (move["seq"], translation.get_language(), announced, names)
     text = texts.get(key)
     if text is None:
         text = texts[key] = describe_table_move(move, names, announced)
