@@ -10,6 +10,7 @@ the engine.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -25,6 +26,7 @@ from games.engine import Game as EngineGame
 from games.engine import seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.services import broadcast, replays, store, tables
+from games.templatetags.taki import card_in
 from games.words import describe_move, describe_table_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
@@ -195,9 +197,8 @@ class TableView:
     def names(self) -> Sequence[str]:
         return SeatNames(self.seats)
 
-    def seat_of(self, user: Any) -> SeatView | None:
-        """The seat ``user`` sits on, or None (a spectator, or not logged in)."""
-        user_id = user.pk if user is not None and user.is_authenticated else None
+    def seat_of(self, user_id: int | None) -> SeatView | None:
+        """The seat of the user ``user_id``, or None (a spectator, or not logged in)."""
         if user_id is None:
             return None
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -433,10 +434,11 @@ def table_page_context(
 
     ``invite`` is the private table's token the visitor came with, carried by the join form.
     """
-    seat = view.seat_of(user)
+    signed_in = bool(user is not None and user.is_authenticated)
+    user_id = user.pk if signed_in else None
+    seat = view.seat_of(user_id)
     hand = hand_view(view, seat)
     public = _public_context(view)
-    user_id = user.pk if user is not None and user.is_authenticated else None
     rematch = view.rematch
     return {
         **public,
@@ -450,9 +452,8 @@ def table_page_context(
         "rematch": rematch,
         "rematch_answer": (rematch["answers"].get(user_id) if rematch else None),
         "rematch_mine": bool(rematch and rematch["host_id"] == user_id),
-        "is_host": bool(user is not None and user.is_authenticated)
-        and view.table.host_id == user.pk,
-        "signed_in": bool(user is not None and user.is_authenticated),
+        "is_host": signed_in and view.table.host_id == user_id,
+        "signed_in": signed_in,
         "invite": invite,
         "flash": flash,
         "hand": hand.hand if hand is not None else None,
@@ -485,7 +486,8 @@ def _live(name: str, context: dict[str, Any]) -> str:
     straight by Jinja2: a push has no request, nothing for Django's wrapper to add.
 
     The messages are looked up in the active language's catalogue itself, found once for the
-    drawing: Django's ``gettext`` finds the active language again for each of them.
+    drawing: Django's ``gettext`` finds the active language again for each of them. So are the
+    cards (``card``).
     """
     template = _live_templates.get(name)
     if template is None:
@@ -495,7 +497,13 @@ def _live(name: str, context: dict[str, Any]) -> str:
         return template.render(context)
     catalogue = trans_real.translation(language)
     gettext = catalogue.gettext
-    return template.render(context, _=gettext, gettext=gettext, ngettext=catalogue.ngettext)
+    return template.render(
+        context,
+        _=gettext,
+        gettext=gettext,
+        ngettext=catalogue.ngettext,
+        card=functools.partial(card_in, language=language),
+    )
 
 
 _live_templates: dict[str, Any] = {}
@@ -514,14 +522,15 @@ def seats_fragment(view: TableView) -> str:
 def _public_context(view: TableView) -> dict[str, Any]:
     """What everyone at the table sees, in the active language: worked out once per language
     for all the viewers of ``view``."""
-    key = ("context", translation.get_language() or "")
+    language = translation.get_language()
+    key = ("context", language or "")
     context = view.rendered.get(key)
     if context is None:
-        context = view.rendered[key] = _everyones_context(view)
+        context = view.rendered[key] = _everyones_context(view, language)
     return context
 
 
-def _everyones_context(view: TableView) -> dict[str, Any]:
+def _everyones_context(view: TableView, language: str | None) -> dict[str, Any]:
     names = tuple(view.names)
     said = _announced_with_play(view) if view.seats else [False] * len(view.recent_moves)
     return {
@@ -536,7 +545,7 @@ def _everyones_context(view: TableView) -> dict[str, Any]:
         "can_start": view.can_start,
         "empty_seats": any(seat.is_empty for seat in view.seats),
         "recent": [
-            {"seq": move["seq"] + 1, "text": _move_text(view, move, names, announced)}
+            {"seq": move["seq"] + 1, "text": _move_text(view, move, names, announced, language)}
             for move, announced in zip(reversed(view.recent_moves), reversed(said), strict=True)
         ],
         "penalty": _last_penalty(view),
@@ -545,12 +554,17 @@ def _everyones_context(view: TableView) -> dict[str, Any]:
 
 
 def _move_text(
-    view: TableView, move: dict[str, Any], names: tuple[str, ...], announced: bool
+    view: TableView,
+    move: dict[str, Any],
+    names: tuple[str, ...],
+    announced: bool,
+    language: str | None,
 ) -> str:
-    """A move of the log in words, in the active language. Each of the last moves is shown
-    again after every move: worded once, it is kept along the views built one from another."""
+    """A move of the log in words, in the active language (``language``). Each of the last
+    moves is shown again after every move: worded once, it is kept along the views built one
+    from another."""
     texts = view.move_texts
-    key = (move["seq"], translation.get_language(), announced, names)
+    key = (move["seq"], language, announced, names)
     text = texts.get(key)
     if text is None:
         text = texts[key] = describe_table_move(move, names, announced)

@@ -40,6 +40,11 @@ def card(code: str, size: str = "") -> str:
     return _card(code, size, translation.get_language())
 
 
+def card_in(code: str, size: str = "", *, language: str | None) -> str:
+    """``card`` in ``language``, the active one, when the caller already knows it."""
+    return _card(code, size, language)
+
+
 @lru_cache(maxsize=1024)
 def _card(code: str, size: str, language: str | None) -> str:
     """A card's HTML, the same every time in one language: drawn once (a push draws every card

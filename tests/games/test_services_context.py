@@ -145,7 +145,8 @@ def test_a_player_gets_their_legal_actions_grouped_for_the_controls(table, bob) 
         "last_card": False,
     }
     view = presenters.read_table(table.pk)
-    assert presenters.hand_view(view, view.seat_of(bob)).playable == ["breaker", "red:6", "red:7"]
+    hand = presenters.hand_view(view, view.seat_of(bob.pk))
+    assert hand.playable == ["breaker", "red:6", "red:7"]
 
 
 @pytest.mark.parametrize("who", ["carol", "anonymous"])
