@@ -15,13 +15,16 @@ markup (some hold a ``<strong>``) whose variables are escaped.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
+from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
+from markupsafe import Markup
 
 from games import words
 from games.templatetags.taki import card
@@ -44,11 +47,38 @@ class LiveEnvironment(Environment):
         return {**self.globals, **(d or {})}
 
 
+HAND_CARD = "games/partials/table_hand_card.html"
+HAND_CARDS_KEPT = 4096  # a card's HTML per code, playability, colours and language: a few hundred
+
+
+def hand_card_drawer(env: Environment) -> Callable[..., Markup]:
+    """``hand_card(card, say_with_play)``: one card of the player's hand (a
+    ``presenters.HandCard``), drawn from ``HAND_CARD`` once per language and then kept.
+
+    A hand is drawn for each player after every move, and its cards rarely change between
+    two moves; their forms carry no version (``#hand-version`` does), so the same card is the
+    same HTML. Nothing is kept while templates reload (``DEBUG``).
+    """
+
+    @lru_cache(maxsize=0 if env.auto_reload else HAND_CARDS_KEPT)
+    def draw(card: Any, say_with_play: bool, language: str | None) -> Markup:
+        with translation.override(language):
+            html = env.get_template(HAND_CARD).render(
+                card_in_hand=card, say_with_play=say_with_play
+            )
+        return Markup(html)
+
+    def hand_card(card: Any, say_with_play: bool, *, language: str | None = None) -> Markup:
+        return draw(card, bool(say_with_play), language or translation.get_language())
+
+    return hand_card
+
+
 def environment(**options: Any) -> Environment:
     env = LiveEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=False)
     # ``_`` is gettext itself, not the extension's alias that looks gettext up on every call.
     env.globals["_"] = gettext
-    env.globals.update(url=url, card=card)
+    env.globals.update(url=url, card=card, hand_card=hand_card_drawer(env))
     env.filters.update(capfirst=capfirst, card_name=words.card_name, color_name=words.color_name)
     return env

@@ -487,7 +487,7 @@ def _live(name: str, context: dict[str, Any]) -> str:
 
     The messages are looked up in the active language's catalogue itself, found once for the
     drawing: Django's ``gettext`` finds the active language again for each of them. So are the
-    cards (``card``).
+    cards (``card``, ``hand_card``).
     """
     template = _live_templates.get(name)
     if template is None:
@@ -503,6 +503,7 @@ def _live(name: str, context: dict[str, Any]) -> str:
         gettext=gettext,
         ngettext=catalogue.ngettext,
         card=functools.partial(card_in, language=language),
+        hand_card=functools.partial(template.globals["hand_card"], language=language),
     )
 
 
@@ -659,11 +660,12 @@ def _hand_order(code: str) -> tuple[bool, str]:
 @dataclass(frozen=True, slots=True)
 class HandCard:
     """A card of the player's own hand: whether it may be played now, and the colours to name
-    with it (a Change Color's, R11)."""
+    with it (a Change Color's, R11). Hashable: its HTML is kept
+    (``games.jinja.hand_card_drawer``)."""
 
     code: str
     legal: bool
-    colors: list[str]
+    colors: tuple[str, ...]
 
 
 def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[HandCard]:
@@ -673,9 +675,9 @@ def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[HandCard]:
     for code in sorted(hand, key=_hand_order):
         # R11: a Change Color names its colour on the play itself; the colour buttons are
         # offered once, on the first of them (a second would only repeat them).
-        colors = [c for c in COLOR_ORDER if c in plays.get(code, [])]
+        colors = tuple(c for c in COLOR_ORDER if c in plays.get(code, []))
         legal_here = code in plays and not (colors and asked)
-        cards.append(HandCard(code=code, legal=legal_here, colors=colors if legal_here else []))
+        cards.append(HandCard(code=code, legal=legal_here, colors=colors if legal_here else ()))
         asked = asked or bool(colors)
     return cards
 

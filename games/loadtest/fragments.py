@@ -2,7 +2,8 @@
 
 The driver shares the machine's cores with the server, so a push is read with a few compiled
 regular expressions over the parts that matter: the board's status and version, the flash, and
-the ``<form ws-send>`` forms of the hand section. Nothing else of the HTML is looked at.
+the ``<form ws-send>`` forms of the hand section and the inputs they include. Nothing else of
+the HTML is looked at.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ FLASH = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.DOTALL)
 HAND = re.compile(r'<section id="table-hand"[^>]*>(.*?)</section>', re.DOTALL)
 FORM = re.compile(r"<form ws-send([^>]*)>(.*?)</form>", re.DOTALL)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+HAND_VERSION = re.compile(r'<input type="hidden" id="hand-version" name="version" value="(\d+)">')
+INCLUDE = re.compile(r'hx-include="([^"]*)"')
 COLOR_BUTTON = re.compile(r'<button type="submit" name="color" value="(\w+)"')
-SAY_LAST_CARD = 'hx-include="#say-last-card"'
 
 Payload = dict[str, str]
 
@@ -60,13 +62,19 @@ def read_push(text: str, with_hand: bool = True) -> Push:
 
 def hand_actions(hand: str) -> list[Payload]:
     """Every action the hand section offers, as the ws extension's JSON: the form's fields as
-    strings, one payload per colour button. A form that includes the "last card" checkbox gets
-    ``last_card`` as if it were ticked: the simulated player always says it (R20), so games end.
+    strings, with those of the inputs it includes (``hx-include``), one payload per colour
+    button. A form that includes the "last card" checkbox gets ``last_card`` as if it were
+    ticked: the simulated player always says it (R20), so games end.
     """
     actions: list[Payload] = []
+    version = HAND_VERSION.search(hand)
     for attributes, body in FORM.findall(hand):
         fields = {name: html.unescape(value) for name, value in HIDDEN.findall(body)}
-        if SAY_LAST_CARD in attributes:
+        include = INCLUDE.search(attributes)
+        included = {part.strip() for part in include[1].split(",")} if include else set()
+        if "#hand-version" in included and version is not None:
+            fields["version"] = version[1]
+        if "#say-last-card" in included:
             fields["last_card"] = "true"
         colors = COLOR_BUTTON.findall(body)
         if colors:

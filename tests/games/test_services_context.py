@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 
-from games import presenters
+from games import presenters, words
 from games.engine import CARDS, make_bot, replay
 from games.engine.record import Record
 from games.models import Game, Move, Table
@@ -312,3 +312,40 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
     assert "Greedy bot 2" in english and "Greedy bot 2" not in spanish
     with translation.override("es"):
         assert translation.gettext("Greedy bot") + " 2" in spanish
+
+
+def test_the_hand_s_cards_send_the_version_of_the_one_input_that_holds_it(
+    alice, bob, make_table, rig
+) -> None:
+    from games.loadtest.fragments import hand_actions
+
+    table = make_table(players=[bob], start=True)
+    rig(table, HANDS)
+    before = pushed_to(table, alice)
+    moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
+    moves.submit_action(table.pk, bob, {"type": "play", "card": "red:7", "version": 1})
+    after = pushed_to(table, alice)
+
+    for html, version in ((before, "0"), (after, "2")):
+        hand = html.split('id="table-hand"')[1]
+        assert hand.count('name="version"') == 2  # the hand's one input, and the draw button's
+        assert f'id="hand-version" name="version" value="{version}"' in hand
+        plays = [action for action in hand_actions(hand) if action["type"] == "play"]
+        assert plays and all(action["version"] == version for action in plays)
+    # So a card that is still playable is the same HTML from one move to the next.
+    red_1 = re.compile(r'<li class="hand__card[^"]*" data-card="red:1">.*?</li>', re.S)
+    assert red_1.search(before)[0] == red_1.search(after)[0]
+
+
+def test_a_kept_card_is_drawn_in_each_viewers_language(alice, bob, make_table, rig) -> None:
+    table = make_table(players=[bob], start=True)
+    rig(table, HANDS)
+    view = presenters.read_table(table.pk)
+
+    english = presenters.table_fragments(view, alice)
+    with translation.override("es"):
+        spanish = presenters.table_fragments(view, alice)
+        play_red_1 = translation.gettext("Play %(card)s") % {"card": words.card_name("red:1")}
+
+    assert 'title="Play red 1"' in english
+    assert f'title="{play_red_1}"' in spanish and 'title="Play red 1"' not in spanish
