@@ -26,7 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import chat_fragments, presenters
-from games.models import Table
+from games.models import ChatMessage, Table
 from games.presenters import LobbyView, TableView
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
@@ -345,16 +345,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             words = error.message
         await self.send(text_data=chat_fragments.chat_flash_fragment(words))
 
-    async def chat_message(self, message: dict[str, Any]) -> None:
-        """A new chat line: sent on only if this socket's person may read it (the spectators'
-        room never reaches a player; a muted author's lines never reach who muted them)."""
-        line = await database_sync_to_async(chat.message_for)(
-            message["id"], self.table_id, self.user
-        )
-        if line is not None:
-            with translation.override(self.language):
-                await self.send(text_data=chat_fragments.chat_line_fragment(line))
+    async def push_chat_line(self, line: ChatMessage) -> None:
+        """A new chat line this socket's person may read (the hub decides who may)."""
+        with translation.override(self.language):
+            await self.send(text_data=chat_fragments.chat_line_fragment(line))
 
-    async def chat_hidden(self, message: dict[str, Any]) -> None:
+    async def push_chat_hidden(self, message_id: int) -> None:
         """A moderator hid a chat line: take it off the page."""
-        await self.send(text_data=chat_fragments.chat_hidden_fragment(message["id"]))
+        await self.send(text_data=chat_fragments.chat_hidden_fragment(message_id))

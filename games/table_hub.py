@@ -5,12 +5,13 @@ socket through the channel layer, is dispatched by each (with a thread hop to cl
 database connections on the way) and each looks for the view the others read. Here the process
 joins a table's group once, with a channel of its own (:class:`TableHub`), and fans each
 message out to the table's sockets itself: the table is read or built once, drawn once per
-language, and each socket draws only its own hand.
+language, and each socket draws only its own hand; a chat line is read once, with who of the
+table's sockets may read it.
 
-Everything about one table runs in order on that table's queue: its changes, a socket's first
-push, a refused click, a socket joining or leaving. A socket is therefore never sent an older
-table after a newer one, and a table's group is never left while a socket has just joined it.
-Different tables' queues run side by side.
+Everything about one table runs in order on that table's queue: its changes and chat lines, a
+socket's first push, a refused click, a socket joining or leaving. A socket is therefore never
+sent an older table after a newer one, and a table's group is never left while a socket has
+just joined it. Different tables' queues run side by side.
 """
 
 from __future__ import annotations
@@ -27,13 +28,12 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import presenters
+from games.models import ChatMessage
 from games.presenters import TableView
-from games.services import broadcast
+from games.services import broadcast, chat
 
 logger = logging.getLogger(__name__)
 
-# Messages a hub hands to each socket's own handler, by the handler's name.
-SOCKET_HANDLERS = {"chat.message": "chat_message", "chat.hidden": "chat_hidden"}
 
 type Job = Callable[[], Awaitable[None]]
 
@@ -41,9 +41,15 @@ type Job = Callable[[], Awaitable[None]]
 class TableSocket(Protocol):
     """What a hub needs of a table's socket (``games.consumers.TableConsumer``)."""
 
+    user: Any  # the person it speaks for, or an anonymous user
+
     async def push(self, view: TableView, flash: str = "") -> None: ...
 
     async def push_seats(self, view: TableView) -> None: ...
+
+    async def push_chat_line(self, line: ChatMessage) -> None: ...
+
+    async def push_chat_hidden(self, message_id: int) -> None: ...
 
 
 class TableHub:
@@ -150,9 +156,11 @@ class TableHub:
             await self._changed(table_id, message)
         elif kind == "table.presence":
             await self._presence(table_id)
-        elif kind in SOCKET_HANDLERS:
+        elif kind == "chat.message":
+            await self._chat_line(table_id, message["id"])
+        elif kind == "chat.hidden":
             for socket in tuple(self.sockets.get(table_id, ())):
-                await self._each(getattr(socket, SOCKET_HANDLERS[kind])(message))
+                await self._each(socket.push_chat_hidden(message["id"]))
         else:
             logger.warning("a table message of no known type: %r", kind)
 
@@ -185,6 +193,19 @@ class TableHub:
         self._hold(table_id, view)
         for socket in tuple(self.sockets.get(table_id, ())):
             await self._each(socket.push_seats(view))
+
+    async def _chat_line(self, table_id: int, message_id: int) -> None:
+        """A new chat line, read once for all the table's sockets here and sent to those whose
+        person may read it (the spectators' room never reaches a player; a muted author's lines
+        never reach who muted them)."""
+        sockets = tuple(self.sockets.get(table_id, ()))
+        read = database_sync_to_async(chat.readers_of)
+        line, may_read = await read(message_id, table_id, [socket.user for socket in sockets])
+        if line is None:
+            return
+        for socket, reads in zip(sockets, may_read, strict=True):
+            if reads:
+                await self._each(socket.push_chat_line(line))
 
     # ------------------------------------------------------------------ the queues
 

@@ -133,7 +133,32 @@ def test_a_hidden_message_is_shown_to_nobody(table, alice, bob) -> None:
     ChatMessage.objects.filter(pk=line.pk).update(hidden_at=timezone.now())
 
     assert chat.recent_messages(table.pk, alice, "players") == []
-    assert chat.message_for(line.pk, table.pk, alice) is None
+    assert chat.readers_of(line.pk, table.pk, [alice, bob]) == (None, [False, False])
+
+
+def test_who_may_read_a_new_line_is_worked_out_for_every_socket_at_once(
+    table, alice, bob, carol, django_assert_num_queries
+) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    players_line = chat.post_message(table.pk, bob, "players", "gl hf")
+    spectators_line = chat.post_message(table.pk, carol, "spectators", "nice")
+    chat.mute(alice, bob)
+    readers = [alice, bob, carol, AnonymousUser(), None]
+
+    with django_assert_num_queries(3):
+        line, may_read = chat.readers_of(players_line.pk, table.pk, readers)
+    assert line == players_line
+    assert may_read == [False, True, True, True, True]  # alice muted bob
+    assert chat.readers_of(spectators_line.pk, table.pk, readers)[1] == [
+        False,  # players never read the spectators' room
+        False,
+        True,
+        False,  # nor does an anonymous visitor
+        False,
+    ]
+    tables.leave_table(table.pk, bob)  # a bot takes bob's seat: he sat there, he is a player
+    assert chat.readers_of(spectators_line.pk, table.pk, [bob])[1] == [False]
 
 
 def test_the_finished_game_page_keeps_the_players_chat(client: Client, alice) -> None:

@@ -82,6 +82,27 @@ async def test_a_players_line_reaches_everyone_as_text(table, alice, bob, carol)
         await socket.disconnect()
 
 
+async def test_a_line_is_read_once_for_all_the_sockets_of_the_table(
+    table, alice, bob, carol, monkeypatch
+):
+    reads = []
+    readers_of = chat.readers_of
+    monkeypatch.setattr(
+        chat, "readers_of", lambda *args: reads.append(args[2]) or readers_of(*args)
+    )
+    sockets = [await connect(table, user) for user in (alice, bob, carol)]
+    for socket in sockets:
+        await drain(socket)
+
+    await sockets[1].send_to(text_data=say("players", "gg"))
+
+    for socket in sockets:
+        assert "gg" in await drain(socket)
+    assert len(reads) == 1 and len(reads[0]) == 3  # one read, for the three sockets
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_a_muted_authors_lines_do_not_reach_who_muted_them(table, alice, bob, carol):
     await database_sync_to_async(chat.mute)(alice, bob)
     player, spectator = await connect(table, alice), await connect(table, carol)
