@@ -256,16 +256,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         speaks for them."""
         await self.close(code=CLOSE_SIGNED_OUT, reason="signed out")
 
+    # What the hub sends, drawn in the active language: the hub makes this socket's the active
+    # one (``TableHub._to_each``).
+
     async def push(self, view: TableView, flash: str = "") -> None:
         """Send the table as this socket's person sees it (the hub calls it on every change)."""
-        with translation.override(self.language):
-            html = presenters.table_fragments(view, self.user, flash=flash, invite=self.invite)
+        html = presenters.table_fragments(view, self.user, flash=flash, invite=self.invite)
         await self.send(text_data=html)
 
     async def push_seats(self, view: TableView) -> None:
         """Send the seats alone: who is online changed."""
-        with translation.override(self.language):
-            await self.send(text_data=presenters.seats_fragment(view))
+        await self.send(text_data=presenters.seats_fragment(view))
 
     # ------------------------------------------------------------------ helpers
 
@@ -347,8 +348,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def push_chat_line(self, line: ChatMessage) -> None:
         """A new chat line this socket's person may read (the hub decides who may)."""
-        with translation.override(self.language):
-            await self.send(text_data=chat_fragments.chat_line_fragment(line))
+        await self.send(text_data=chat_fragments.chat_line_fragment(line))
 
     async def push_chat_hidden(self, message_id: int) -> None:
         """A moderator hid a chat line: take it off the page."""

@@ -20,12 +20,13 @@ import asyncio
 import functools
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import translation
 
 from games import presenters
 from games.models import ChatMessage
@@ -42,6 +43,7 @@ class TableSocket(Protocol):
     """What a hub needs of a table's socket (``games.consumers.TableConsumer``)."""
 
     user: Any  # the person it speaks for, or an anonymous user
+    language: str  # theirs: what it is sent is drawn in it (the hub makes it the active one)
 
     async def push(self, view: TableView, flash: str = "") -> None: ...
 
@@ -92,7 +94,7 @@ class TableHub:
                 await self.layer.group_add(broadcast.group_name(table_id), channel)
             view = await database_sync_to_async(presenters.read_table)(table_id)
             self._hold(table_id, view)
-            await socket.push(view)
+            await self._to_each([socket], lambda socket: socket.push(view))
 
         self._submit(table_id, job)
 
@@ -124,7 +126,8 @@ class TableHub:
             if view is None:
                 view = await database_sync_to_async(presenters.read_table)(table_id)
                 self._hold(table_id, view)
-            await socket.push(presenters.as_of_now(view), words)
+            view = presenters.as_of_now(view)
+            await self._to_each([socket], lambda socket: socket.push(view, words))
 
         self._submit(table_id, job)
 
@@ -159,8 +162,8 @@ class TableHub:
         elif kind == "chat.message":
             await self._chat_line(table_id, message["id"])
         elif kind == "chat.hidden":
-            for socket in tuple(self.sockets.get(table_id, ())):
-                await self._each(socket.push_chat_hidden(message["id"]))
+            sockets = self.sockets.get(table_id, ())
+            await self._to_each(sockets, lambda socket: socket.push_chat_hidden(message["id"]))
         else:
             logger.warning("a table message of no known type: %r", kind)
 
@@ -177,8 +180,7 @@ class TableHub:
         if view is None:
             view = await database_sync_to_async(presenters.read_table)(table_id)
         self._hold(table_id, view)
-        for socket in tuple(self.sockets.get(table_id, ())):
-            await self._each(socket.push(view))
+        await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push(view))
 
     async def _presence(self, table_id: int) -> None:
         """Someone's first socket opened or last one closed: only who is online changes, so the
@@ -191,8 +193,7 @@ class TableHub:
             online = await sync_to_async(broadcast.connected_users)(table_id, people)
             view = presenters.as_of_now(view, online)
         self._hold(table_id, view)
-        for socket in tuple(self.sockets.get(table_id, ())):
-            await self._each(socket.push_seats(view))
+        await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push_seats(view))
 
     async def _chat_line(self, table_id: int, message_id: int) -> None:
         """A new chat line, read once for all the table's sockets here and sent to those whose
@@ -203,9 +204,8 @@ class TableHub:
         line, may_read = await read(message_id, table_id, [socket.user for socket in sockets])
         if line is None:
             return
-        for socket, reads in zip(sockets, may_read, strict=True):
-            if reads:
-                await self._each(socket.push_chat_line(line))
+        readers = [socket for socket, reads in zip(sockets, may_read, strict=True) if reads]
+        await self._to_each(readers, lambda socket: socket.push_chat_line(line))
 
     # ------------------------------------------------------------------ the queues
 
@@ -213,12 +213,22 @@ class TableHub:
         if table_id in self.sockets:
             self.views[table_id] = view
 
-    async def _each(self, push: Awaitable[None]) -> None:
-        """One socket's push: its failure is logged and does not keep the others waiting."""
-        try:
-            await push
-        except Exception:
-            logger.exception("a table push failed")
+    async def _to_each(
+        self, sockets: Iterable[TableSocket], send: Callable[[TableSocket], Awaitable[None]]
+    ) -> None:
+        """``send`` to each of ``sockets`` in its person's language, made the active one once
+        for all the sockets that speak it (each switch is a lookup through asgiref's locals).
+        A socket's failure is logged and does not keep the others waiting."""
+        by_language: dict[str, list[TableSocket]] = {}
+        for socket in tuple(sockets):
+            by_language.setdefault(socket.language, []).append(socket)
+        for language, group in by_language.items():
+            with translation.override(language):
+                for socket in group:
+                    try:
+                        await send(socket)
+                    except Exception:
+                        logger.exception("a table push failed")
 
     def _submit(self, table_id: int, job: Job) -> None:
         """Run ``job`` after the table's jobs before it; start the table's queue if idle."""

@@ -182,6 +182,29 @@ async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_the
     assert not layer.groups.get(group)
 
 
+async def test_each_socket_is_sent_the_table_in_its_own_language(table, alice, bob) -> None:
+    from django.utils import translation
+
+    spanish = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/")
+    spanish.scope["user"] = alice
+    spanish.scope["headers"] = [(b"accept-language", b"es")]
+    assert (await spanish.connect())[0]
+    english = await connect(table, bob)
+    for socket in (spanish, english):
+        await latest(socket)
+    with translation.override("es"):
+        seats_in_spanish = f'aria-label="{translation.gettext("Seats")}"'
+    assert seats_in_spanish != 'aria-label="Seats"'
+
+    await spanish.send_to(text_data=json.dumps({"type": "play", "card": "red:7", "version": 0}))
+
+    alice_sees, bob_sees = await latest(spanish), await latest(english)
+    assert seats_in_spanish in alice_sees and 'aria-label="Seats"' not in alice_sees
+    assert 'aria-label="Seats"' in bob_sees and "alice played red 7" in bob_sees
+    for socket in (spanish, english):
+        await socket.disconnect()
+
+
 @pytest.mark.parametrize(
     ("who", "message", "words"),
     [
