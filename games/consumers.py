@@ -298,8 +298,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise ServiceError("not_seated", _("Log in and take a seat to play."))
             if payload["version"] < self.hub.versions.get(self.table_id, -1):
                 raise ServiceError("stale", "")
-            await database_sync_to_async(self._submit_as_session_user)(payload)
+            await self._submit_as_session_user(payload)
 
+    @database_sync_to_async
     def _submit_as_session_user(self, payload: dict[str, Any]) -> None:
         """Apply the action if the log-in this socket was opened with still stands (the socket
         outlives a log-out in another tab, and the scope's user is as it was then)."""

@@ -92,8 +92,7 @@ class TableHub:
             self.sockets.setdefault(table_id, set()).add(socket)
             if first:
                 await self.layer.group_add(broadcast.group_name(table_id), channel)
-            view = await database_sync_to_async(presenters.read_table)(table_id)
-            self._hold(table_id, view)
+            view = await self._read(table_id)
             await self._to_each([socket], lambda socket: socket.push(view))
 
         self._submit(table_id, job)
@@ -122,11 +121,7 @@ class TableHub:
         async def job() -> None:
             if socket not in self.sockets.get(table_id, ()):
                 return
-            view = self.views.get(table_id)
-            if view is None:
-                view = await database_sync_to_async(presenters.read_table)(table_id)
-                self._hold(table_id, view)
-            view = presenters.as_of_now(view)
+            view = presenters.as_of_now(self.views.get(table_id) or await self._read(table_id))
             await self._to_each([socket], lambda socket: socket.push(view, words))
 
         self._submit(table_id, job)
@@ -173,13 +168,13 @@ class TableHub:
         version = message.get("version")
         if version is not None and version > self.versions.get(table_id, -1):
             self.versions[table_id] = version
-        view = None
         state = broadcast.take_state(message.get("key", ""))
-        if state is not None:
-            view = presenters.view_after_move(state, self.views.get(table_id))
+        previous = self.views.get(table_id)
+        view = None if state is None else presenters.view_after_move(state, previous)
         if view is None:
-            view = await database_sync_to_async(presenters.read_table)(table_id)
-        self._hold(table_id, view)
+            view = await self._read(table_id)
+        else:
+            self._hold(table_id, view)
         await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push(view))
 
     async def _presence(self, table_id: int) -> None:
@@ -187,12 +182,12 @@ class TableHub:
         view held here is drawn again, not read."""
         view = self.views.get(table_id)
         if view is None:
-            view = await database_sync_to_async(presenters.read_table)(table_id)
+            view = await self._read(table_id)
         else:
             people = [seat.user_id for seat in view.seats if seat.user_id]
             online = await sync_to_async(broadcast.connected_users)(table_id, people)
             view = presenters.as_of_now(view, online)
-        self._hold(table_id, view)
+            self._hold(table_id, view)
         await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push_seats(view))
 
     async def _chat_line(self, table_id: int, message_id: int) -> None:
@@ -208,6 +203,12 @@ class TableHub:
         await self._to_each(readers, lambda socket: socket.push_chat_line(line))
 
     # ------------------------------------------------------------------ the queues
+
+    async def _read(self, table_id: int) -> TableView:
+        """The table as stored, read for all its sockets here and held as the newest view."""
+        view = await database_sync_to_async(presenters.read_table)(table_id)
+        self._hold(table_id, view)
+        return view
 
     def _hold(self, table_id: int, view: TableView) -> None:
         if table_id in self.sockets:
