@@ -87,11 +87,9 @@ class TableHub:
         comes from may be newer than the view held here."""
 
         async def job() -> None:
-            channel = await self._channel
-            first = table_id not in self.sockets
             self.sockets.setdefault(table_id, set()).add(socket)
-            if first:
-                await self.layer.group_add(broadcast.group_name(table_id), channel)
+            # Joined again with every socket: a layer forgets a group member after a day.
+            await self.layer.group_add(broadcast.group_name(table_id), await self._channel)
             view = await self._read(table_id)
             await self._to_each([socket], lambda socket: socket.push(view))
 
@@ -138,8 +136,6 @@ class TableHub:
         while True:
             try:
                 message = await self.layer.receive(channel)
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 logger.exception("the tables' channel could not be read")
                 await asyncio.sleep(1)
