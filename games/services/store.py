@@ -282,16 +282,9 @@ def _seat(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any], star
     return seat
 
 
-def insert_move(game: Game, *, created_at: datetime, **values: Any) -> None:
-    """Append a move to the game's log: ``values`` are the other fields of :class:`Move`."""
-    db, sql = _prepared()
-    with db.cursor() as cursor:
-        cursor.execute(sql["insert_move"], _move_params(db, sql, game, created_at, values))
-
-
 def save_move(game: Game, fields: Sequence[str], *, created_at: datetime, **values: Any) -> None:
-    """``insert_move(game, created_at=created_at, **values)``, then ``update(game, fields)``:
-    the move appended and the game saved, through one cursor."""
+    """Append a move to the game's log (``values`` are the other fields of :class:`Move`), then
+    ``update(game, fields)``: the move appended and the game saved, through one cursor."""
     db, sql = _prepared()
     move = _move_params(db, sql, game, created_at, values)
     text, params = _update(db, sql, game, fields)

@@ -63,11 +63,14 @@ def test_the_seats_and_their_users_are_what_the_orm_loads(game, alice, bob) -> N
     assert {seat.user.username for seat in loaded if seat.user} == {"alice", "bob"}
 
 
-def test_an_inserted_move_reads_back_as_written(game) -> None:
+def test_a_saved_move_reads_back_as_written(game) -> None:
     now = timezone.now()
     events = [{"kind": "drew", "seat": 0, "count": 1}]
-    store.insert_move(
-        game,
+    locked = store.lock_game(game_id=game.pk)
+    locked.version = 1
+    store.save_move(
+        locked,
+        ["version"],
         created_at=now,
         seq=0,
         seat=0,
@@ -84,6 +87,8 @@ def test_an_inserted_move_reads_back_as_written(game) -> None:
         events,
     )
     assert (move.source, move.digest, move.created_at) == ("player", "d" * 64, now)
+    game.refresh_from_db()
+    assert game.version == 1  # and the game saved with it
 
 
 def test_an_update_writes_the_named_fields_only(game) -> None:
