@@ -273,8 +273,8 @@ def _sent(task: asyncio.Task[None]) -> None:
 
 
 def chat_posted(table_id: int, message_id: int) -> None:
-    """After commit, tell the table's sockets of a new chat message; each socket decides
-    whether its person may read it (its room, their mutes)."""
+    """After commit, tell the table's sockets of a new chat message; each process works out
+    which of its sockets' people may read it (their room, their mutes: ``chat.readers_of``)."""
     message = {"type": "chat.message", "table": table_id, "id": message_id}
     transaction.on_commit(lambda: _group_send(group_name(table_id), message), robust=True)
 

@@ -42,9 +42,22 @@ class ChatRooms:
 
 def is_player(table_id: int, user: User | None) -> bool:
     """Whether ``user`` sits or sat at the table (a bot may have taken their seat)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return Seat.objects.filter(Q(user=user) | Q(replaced_user=user), table_id=table_id).exists()
+    user_id = _user_id(user)
+    return user_id is not None and user_id in _players_among(table_id, {user_id})
+
+
+def _players_among(table_id: int, user_ids: set[int]) -> set[int]:
+    """Which of ``user_ids`` sit or sat at the table, in one query."""
+    players: set[int] = set()
+    for seated, replaced in Seat.objects.filter(
+        Q(user_id__in=user_ids) | Q(replaced_user_id__in=user_ids), table_id=table_id
+    ).values_list("user_id", "replaced_user_id"):
+        players.update({seated, replaced} & user_ids)
+    return players
+
+
+def _user_id(user: User | None) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
 
 
 def rooms_for(table_id: int, user: User | None) -> ChatRooms:
@@ -174,25 +187,21 @@ def readers_of(
     )
     if message is None:
         return None, [False] * len(users)
-    ids = {user.pk for user in users if user is not None and user.is_authenticated}
+    user_ids = [_user_id(user) for user in users]
+    ids = {user_id for user_id in user_ids if user_id is not None}
     players: set[int] = set()
     muters: set[int] = set()
     if ids:
-        for seated, replaced in Seat.objects.filter(
-            Q(user_id__in=ids) | Q(replaced_user_id__in=ids), table_id=table_id
-        ).values_list("user_id", "replaced_user_id"):
-            players.update({seated, replaced} & ids)
+        players = _players_among(table_id, ids)
         muters = set(
             ChatMute.objects.filter(muted_id=message.author_id, muter_id__in=ids).values_list(
                 "muter_id", flat=True
             )
         )
-    may_read = []
-    for user in users:
-        user_id = user.pk if user is not None and user.is_authenticated else None
-        rooms = _rooms(user, user_id in players)
-        may_read.append(message.room in rooms.read and user_id not in muters)
-    return message, may_read
+    return message, [
+        message.room in _rooms(user, user_id in players).read and user_id not in muters
+        for user, user_id in zip(users, user_ids, strict=True)
+    ]
 
 
 def mute(user: User, other: User) -> None:
