@@ -140,7 +140,8 @@ class TokenBucket:
 
 
 class SharedReads[T]:
-    """The latest reads of each thing this process pushes, keyed by the broadcast's ``key``.
+    """The reads of the last few messages about one thing this process pushes, keyed by the
+    broadcast's ``key``.
 
     Every lobby socket receives the same group messages in the same order; the first to handle
     one starts its read and the others await the same task, so a change costs one read per
@@ -148,22 +149,16 @@ class SharedReads[T]:
     message or two behind the others.
     """
 
-    def __init__(self, size: int = 1, depth: int = MESSAGES_KEPT) -> None:
-        self._size, self._depth = size, depth
-        self._entries: OrderedDict[Any, OrderedDict[str, asyncio.Future[T]]] = OrderedDict()
+    def __init__(self, depth: int = MESSAGES_KEPT) -> None:
+        self._depth = depth
+        self._reads: OrderedDict[str, asyncio.Future[T]] = OrderedDict()
 
-    async def get(self, name: Any, key: str, read: Callable[[], Awaitable[T]]) -> T:
-        reads = self._entries.get(name)
-        if reads is None:
-            reads = self._entries[name] = OrderedDict()
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-        future = reads.get(key)
+    async def get(self, key: str, read: Callable[[], Awaitable[T]]) -> T:
+        future = self._reads.get(key)
         if future is None:
-            future = reads[key] = asyncio.ensure_future(read())
-            while len(reads) > self._depth:
-                reads.popitem(last=False)
-        self._entries.move_to_end(name)
+            future = self._reads[key] = asyncio.ensure_future(read())
+            while len(self._reads) > self._depth:
+                self._reads.popitem(last=False)
         return await asyncio.shield(future)
 
 
@@ -187,7 +182,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_update(self, message: dict[str, Any]) -> None:
         read = database_sync_to_async(presenters.read_lobby)
-        view = await lobby_views.get("lobby", message.get("key", ""), read)
+        view = await lobby_views.get(message.get("key", ""), read)
         with translation.override(_language(self.scope)):
             await self.send(text_data=presenters.lobby_fragment(view, self.scope.get("user")))
 

@@ -25,8 +25,8 @@ async def test_sockets_behind_the_others_share_the_reads_of_their_messages() -> 
     reads: list[str] = []
     read = reader(reads)
     # The first socket handles three messages in a row, then a second socket catches up.
-    first = [await shared.get(7, key, read(key)) for key in ("m1", "m2", "m3")]
-    second = [await shared.get(7, key, read(key)) for key in ("m1", "m2", "m3")]
+    first = [await shared.get(key, read(key)) for key in ("m1", "m2", "m3")]
+    second = [await shared.get(key, read(key)) for key in ("m1", "m2", "m3")]
 
     assert first == second == ["view after m1", "view after m2", "view after m3"]
     assert reads == ["m1", "m2", "m3"]
@@ -37,9 +37,9 @@ async def test_only_the_last_messages_are_kept() -> None:
     reads: list[str] = []
     read = reader(reads)
     for key in ("m1", "m2", "m3"):
-        await shared.get(7, key, read(key))
+        await shared.get(key, read(key))
 
-    await shared.get(7, "m3", read("m3"))  # kept
-    await shared.get(7, "m1", read("m1"))  # too far behind: read again
+    await shared.get("m3", read("m3"))  # kept
+    await shared.get("m1", read("m1"))  # too far behind: read again
 
     assert reads == ["m1", "m2", "m3", "m1"]
