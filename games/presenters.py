@@ -244,20 +244,12 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
     stored. None when ``previous`` is neither (this process missed a change): the table must
     then be read.
     """
-    continues = (
-        previous is not None
-        and previous.game_id == state.game.pk
-        and previous.version == state.game.version - 1
-        and previous.digest == state.previous_digest
-    )
-    if not continues:
-        if (
-            previous is not None
-            and previous.game_id == state.game.pk
-            and previous.version == state.game.version
-            and previous.digest == state.game.last_digest
-        ):
-            return previous  # read after the move was stored: already this state
+    if previous is None or previous.game_id != state.game.pk:
+        return None
+    held = (previous.version, previous.digest)
+    if held == (state.game.version, state.game.last_digest):
+        return previous  # read after the move was stored: already this state
+    if held != (state.game.version - 1, state.previous_digest):
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
     view = _assemble(
