@@ -51,13 +51,7 @@ def submit_action(
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
-    # A stale or doubled click is refused here, without the write lock that every move of
-    # every game waits for on SQLite; the check under the lock below stays the one that counts.
-    if version != known_version:
-        current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
-        if current and current[0] != version:
-            raise _stale()
-    return _serialised(lambda: _submit(table_id, user, payload, version))
+    return _serialised(lambda: _submit(table_id, user, payload, version, known_version))
 
 
 def _stale() -> ServiceError:
@@ -67,8 +61,20 @@ def _stale() -> ServiceError:
 
 
 def _submit(
-    table_id: int, user: AbstractBaseUser, payload: dict[str, Any], version: int
+    table_id: int,
+    user: AbstractBaseUser,
+    payload: dict[str, Any],
+    version: int,
+    known_version: int | None,
 ) -> list[Event]:
+    # A stale or doubled click is refused here, without the write lock that every move of
+    # every game waits for on SQLite; the check under the lock below stays the one that counts.
+    # It reads inside _serialised's retry: SQLite's shared-cache databases (the in-memory one
+    # the tests use) refuse even a read of a table another connection is writing.
+    if version != known_version:
+        current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
+        if current and current[0] != version:
+            raise _stale()
     with transaction.atomic():
         # The lock serialises two actions on one game: a player clicking in two tabs, or two
         # players answering a +3 at once. Without it both could read version v, both pass the
@@ -139,9 +145,11 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
 def _serialised[T](work: Callable[[], T]) -> T:
     """Run ``work``, one transaction that locks a game row, and run it again if SQLite refused it.
 
-    SQLite has no row locks (``select_for_update`` does nothing there): a second transaction
-    writing the same game fails with "database is locked" instead of waiting. Run again, it sees
-    what the first one committed, so a doubled click is then refused as stale.
+    SQLite has no row locks (``select_for_update`` does nothing there). A second transaction
+    writing the same game waits for the first up to the busy timeout, then fails with "database
+    is locked"; on a shared-cache database (the tests' in-memory one) any statement touching a
+    table another connection is writing fails at once with "database table is locked". Run
+    again, ``work`` sees what the first one committed, so a doubled click is then stale.
     """
     for attempt in range(SQLITE_ATTEMPTS):
         try:

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.engine import make_bot
@@ -323,3 +323,37 @@ def test_a_game_played_to_the_end_records_the_winner(table, alice, bob, carol) -
     with pytest.raises(ServiceError) as caught:
         moves.submit_action(table.pk, alice, {"type": "draw", "version": game.version})
     assert caught.value.code == "game_over"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_click_while_another_connection_writes_the_game_waits_its_turn(
+    alice, bob, make_table, rig
+) -> None:
+    """The unlocked stale check reads the game too: on SQLite's shared-cache test database that
+    read is refused while another connection writes, and must be retried like the move itself."""
+    table = make_table(players=[bob], start=True)
+    rig(table, HANDS[:2])
+    writing, release = threading.Event(), threading.Event()
+
+    def write_the_game() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.filter(table=table).update(next_due=None)
+                writing.set()
+                release.wait(5)
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=write_the_game)
+    writer.start()
+    assert writing.wait(5)
+    threading.Timer(0.1, release.set).start()
+    try:
+        events = moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
+    finally:
+        release.set()
+        writer.join()
+
+    assert events
+    game = Game.objects.get(table=table)
+    assert (game.version, game.moves.count()) == (1, 1)
