@@ -8,12 +8,22 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API keeps an event loop running in the main thread
     from its first test to the end of the session, and no asyncio test can run beside it."""
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active() -> Iterator[None]:
+    """Each test starts in the default language. Django's LocaleMiddleware activates the
+    visitor's language for a request made with the test client and leaves it active in the
+    thread, where a later test would draw in it."""
+    yield
+    translation.deactivate()
 
 
 def free_port() -> int:
