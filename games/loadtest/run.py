@@ -75,13 +75,16 @@ def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Repo
     if options.ceiling:
         say("ceiling: a trivial relay consumer on the same stack")
         with DaphneGroup(CEILING_APP, options.processes, log_dir, "ceiling") as ceiling:
-            messages, pushes, ceiling_seconds = asyncio.run(_drive_ceiling(options, ceiling.urls))
+            messages, pushes, ceiling_seconds, ceiling_cpu = asyncio.run(
+                _drive_ceiling(options, ceiling)
+            )
             ceiling.check_alive()
         report.ceiling_messages = messages
         report.ceiling_messages_per_second = messages / ceiling_seconds
         report.ceiling_pushes_per_second = pushes / ceiling_seconds
         if messages:
             report.ceiling_push_share = pushes / (messages * options.clients_per_table)
+            report.ceiling_cpu_ms_per_message = ceiling_cpu * 1000 / messages
         if report.ceiling_messages_per_second:
             report.share_of_ceiling = report.moves_per_second / report.ceiling_messages_per_second
     verification = verify(names, counters)
@@ -156,19 +159,33 @@ async def _drive_site(
     return counters, window, cpu
 
 
-async def _drive_ceiling(options: LoadOptions, urls: list[str]) -> tuple[int, int, float]:
-    """Relayed messages and pushes in the ceiling's measured window, and its length."""
+async def _drive_ceiling(
+    options: LoadOptions, ceiling: DaphneGroup
+) -> tuple[int, int, float, float]:
+    """Relayed messages and pushes in the ceiling's measured window, its length, and the
+    ceiling's CPU seconds in it."""
+    urls = ceiling.urls
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         groups = [
             RelayGroup(index, urls[index % len(urls)], options.clients_per_table, options.players)
             for index in range(options.tables)
         ]
         window = Window.after(options.warmup, options.seconds)
+        cpu = 0.0
+
+        async def measure_cpu() -> None:
+            nonlocal cpu
+            await asyncio.sleep(max(0.0, window.start - time.monotonic()))
+            start = ceiling.cpu_seconds()
+            await asyncio.sleep(max(0.0, window.end - time.monotonic()))
+            cpu = ceiling.cpu_seconds() - start
+
         async with asyncio.TaskGroup() as tasks:
+            tasks.create_task(measure_cpu())
             for group in groups:
                 tasks.create_task(group.run(session, window))
     messages = sum(group.messages for group in groups)
-    return messages, sum(group.pushes for group in groups), window.seconds
+    return messages, sum(group.pushes for group in groups), window.seconds, cpu
 
 
 def _site_report(

@@ -101,6 +101,9 @@ class Report:
     ceiling_pushes_per_second: float | None = None
     ceiling_push_share: float | None = None  # pushes seen / (messages x sockets per group)
     share_of_ceiling: float | None = None
+    # The ceiling's server CPU per relayed message (one frame in, one push per socket): what the
+    # transport alone costs a move, the floor under server_cpu_ms_per_move.
+    ceiling_cpu_ms_per_message: float | None = None
     verification: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -130,6 +133,11 @@ class Report:
                 f"(pushes/s {self.ceiling_pushes_per_second:,.1f}, "
                 f"{self.ceiling_push_share:.0%} of the frames relayed reached their sockets); "
                 f"moves/s is {self.share_of_ceiling:.1%} of it"
+            )
+        if self.ceiling_cpu_ms_per_message is not None:
+            lines.append(
+                f"ceiling CPU/msg    {self.ceiling_cpu_ms_per_message:,.2f} ms  "
+                "(the transport's own cost of one frame in and its pushes)"
             )
         check = self.verification
         verdict = "ok" if check["ok"] else "FAILED: " + "; ".join(check["problems"])

@@ -50,6 +50,7 @@ def test_it_plays_over_websockets_and_verifies_every_move(tmp_path: Path) -> Non
     assert check["moves_logged"] == check["moves_acknowledged"] > 0
     assert check["doubled_refused"] == check["doubled"]
     assert figures["ceiling_messages"] > 0
+    assert figures["ceiling_cpu_ms_per_message"] > 0  # the ceiling process did work
     assert "moves/s" in run.stdout and "verification       ok" in run.stdout
 
 
