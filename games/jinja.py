@@ -22,8 +22,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext
-from jinja2 import Environment
+from django.utils.translation import gettext, ngettext, trans_real
+from jinja2 import Environment, nodes
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from games import words
@@ -36,15 +37,69 @@ def url(name: str, *args: Any) -> str:
 
 
 class LiveEnvironment(Environment):
-    """Jinja2's environment, with each template's globals one plain dict.
+    """Jinja2's environment, with each template's globals one plain dict, and a copy of itself
+    per language whose templates hold their constant messages already translated.
 
     Jinja2 lays a template's globals over the environment's in a ``ChainMap`` and copies them
     into a new context on every render and every ``{% include %}``; walking a ``ChainMap`` is
     slow, and these globals are set once, before any template is loaded.
     """
 
+    # The language this copy's templates are compiled in (None: looked up at each drawing).
+    language: str | None = None
+
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
+
+    def in_language(self, language: str) -> LiveEnvironment:
+        """This environment, compiling ``{{ _("…") }}`` and each ``{% trans %}`` block without a
+        plural as the text it has in ``language``: Jinja2 then writes the escaped translation
+        into the compiled template, where it would look each up and escape it at every drawing.
+
+        A copy's templates are drawn in its language alone; the copies share everything else.
+        """
+        copies = self.__dict__.setdefault("_language_copies", {})
+        copy = copies.get(language)
+        if copy is None:
+            # A cache of its own: overlay() would otherwise copy in the templates compiled so far.
+            copy = self.overlay(cache_size=self.LANGUAGE_CACHE_SIZE)
+            copy.language = language
+            copies[language] = copy
+        return copy
+
+    LANGUAGE_CACHE_SIZE = 100
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        if self.language is not None:
+            tree = _TranslateMessages(trans_real.translation(self.language).gettext).visit(tree)
+            tree.set_environment(self)
+        return tree
+
+
+class _TranslateMessages(NodeTransformer):
+    """Replaces each ``_("text")`` and ``gettext("text")`` call (what a ``{% trans %}`` block
+    without a plural compiles to) with the text's translation, a constant."""
+
+    MESSAGE_FUNCTIONS = frozenset({"_", "gettext"})
+
+    def __init__(self, gettext: Callable[[str], str]) -> None:
+        self.gettext = gettext
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(node)
+        if (
+            isinstance(node.node, nodes.Name)
+            and node.node.name in self.MESSAGE_FUNCTIONS
+            and len(node.args) == 1
+            and isinstance(node.args[0], nodes.Const)
+            and isinstance(node.args[0].value, str)
+            and not node.kwargs
+            and node.dyn_args is None
+            and node.dyn_kwargs is None
+        ):
+            return nodes.Const(self.gettext(node.args[0].value), lineno=node.lineno)
+        return node
 
 
 HAND_CARD = "games/partials/table_hand_card.html"

@@ -477,14 +477,19 @@ def _live(name: str, context: dict[str, Any]) -> str:
     """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``
     straight by Jinja2: a push has no request, nothing for Django's wrapper to add.
 
-    The messages are looked up in the active language's catalogue itself, found once for the
-    drawing: Django's ``gettext`` finds the active language again for each of them. So are the
-    cards (``card``, ``hand_card``).
+    The template is the active language's compilation of it, its constant messages already
+    translated (``LiveEnvironment.in_language``). The messages left, those with a plural, are
+    looked up in that language's catalogue itself, found once for the drawing: Django's
+    ``gettext`` finds the active language again for each of them. So are the cards (``card``,
+    ``hand_card``).
     """
-    template = _live_templates.get(name)
-    if template is None:
-        template = _live_templates[name] = engines["jinja2"].env.get_template(name)
     language = translation.get_language()
+    template = _live_templates.get((language, name))
+    if template is None:
+        env = engines["jinja2"].env
+        if language is not None:
+            env = env.in_language(language)
+        template = _live_templates[language, name] = env.get_template(name)
     if language is None:  # translation deactivated: Django's own functions say what that means
         return template.render(context)
     catalogue = trans_real.translation(language)
@@ -499,7 +504,7 @@ def _live(name: str, context: dict[str, Any]) -> str:
     )
 
 
-_live_templates: dict[str, Any] = {}
+_live_templates: dict[tuple[str | None, str], Any] = {}
 
 
 def seats_fragment(view: TableView) -> str:
