@@ -462,15 +462,29 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
     by every socket of the table; only the player's own part is drawn for each. An open table's
     board holds the join and host controls, so it is drawn for each viewer.
     """
+    language = translation.get_language() or ""
+    # A game in play looks the same to everyone without a seat at it: no hand, no result
+    # worded for them, no rematch to answer. Drawn once, like the public part.
+    watching = (
+        view.status == Table.Status.PLAYING
+        and view.result is None
+        and not flash
+        and view.seat_of(user.pk if user is not None and user.is_authenticated else None) is None
+    )
+    if watching and (drawn := view.rendered.get(("watching", language))) is not None:
+        return drawn
     context = table_page_context(view, user, flash=flash, invite=invite)
     if view.status == Table.Status.OPEN:
         return _live("games/partials/table_state.html", context)
-    key = ("public", translation.get_language() or "")
-    public = view.rendered.get(key)
+    public = view.rendered.get(("public", language))
     if public is None:
-        public = _live("games/partials/table_public.html", context)
-        view.rendered[key] = public
-    return public + _live("games/partials/table_private.html", context)
+        public = view.rendered["public", language] = _live(
+            "games/partials/table_public.html", context
+        )
+    drawn = public + _live("games/partials/table_private.html", context)
+    if watching:
+        view.rendered["watching", language] = drawn
+    return drawn
 
 
 def _live(name: str, context: dict[str, Any]) -> str:

@@ -164,6 +164,26 @@ def test_a_spectator_sees_no_hand_at_all(table, carol, who) -> None:
     assert {code for code in CARDS if f'"{code}"' in html} <= public_codes(game_of(table))
 
 
+def test_everyone_watching_a_game_in_play_is_sent_one_drawing(
+    table, alice, carol, monkeypatch
+) -> None:
+    view = presenters.read_table(table.pk)
+    drawings = []
+    live = presenters._live
+    monkeypatch.setattr(presenters, "_live", lambda *args: drawings.append(args[0]) or live(*args))
+
+    first = presenters.table_fragments(view, carol)
+    again = presenters.table_fragments(view, AnonymousUser())
+    refused = presenters.table_fragments(view, carol, flash="Only players can do that.")
+    player = presenters.table_fragments(view, alice)
+
+    assert first == again and drawings.count("games/partials/table_private.html") == 3
+    assert "Only players can do that." in refused and "Only players can do that." not in first
+    assert "data-card=" not in first and "data-card=" in player
+    with translation.override("es"):
+        assert presenters.table_fragments(view, carol) != first  # each language its own
+
+
 def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
     broadcast.socket_opened(table.pk, bob)
 
