@@ -23,6 +23,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from games import chat_fragments, presenters
@@ -53,6 +54,18 @@ CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
 CHAT_FRAME = "chat"
+
+
+def _user(scope: dict[str, Any]) -> Any:
+    """The visitor: the user or AnonymousUser that Channels' AuthMiddleware put in the scope,
+    taken out of the lazy object that holds it. Each attribute read through that object is
+    looked up again, and a table socket reads its user for every push it is sent."""
+    user = scope.get("user")
+    if isinstance(user, LazyObject):
+        if user._wrapped is empty:
+            user._setup()
+        return user._wrapped
+    return user
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -184,7 +197,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         read = database_sync_to_async(presenters.read_lobby)
         view = await lobby_views.get(message.get("key", ""), read)
         with translation.override(_language(self.scope)):
-            await self.send(text_data=presenters.lobby_fragment(view, self.scope.get("user")))
+            await self.send(text_data=presenters.lobby_fragment(view, _user(self.scope)))
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -197,7 +210,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user = _user(self.scope)
         self.language = _language(self.scope)
         self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
         self.counted = False

@@ -7,10 +7,12 @@ import json
 import re
 
 import pytest
+from channels.auth import UserLazyObject
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from games.consumers import _user
 from games.models import Game, Move
 from games.routing import websocket_urlpatterns
 
@@ -396,3 +398,13 @@ async def test_a_socket_s_first_push_is_the_table_as_stored_not_as_held_here(
     assert sorted(hand_codes(first)) == sorted(ALICE_HAND)
     for socket in (alice_socket, bob_socket, alice_again):
         await socket.disconnect()
+
+
+def test_a_socket_keeps_the_user_out_of_the_scope_s_lazy_object(alice) -> None:
+    lazy = UserLazyObject()
+    lazy._wrapped = alice
+    anonymous = AnonymousUser()
+
+    assert type(_user({"user": lazy})) is type(alice) and _user({"user": lazy}) is alice
+    assert _user({"user": anonymous}) is anonymous
+    assert _user({}) is None
