@@ -40,9 +40,9 @@ class Command(BaseCommand):
         "Load benchmark of the live site: serve it with Daphne, log simulated players in through "
         "its pages, open and start tables, and play legal moves read from the pushed fragments "
         "over real websockets; then drive a trivial relay consumer on the same stack (the "
-        "ceiling). Prints moves/s, round trips, pushes/s, server CPU per move and the share of "
-        "the ceiling, and verifies every game and move. Writes to the configured database: use a "
-        "throwaway one (make bench-load does)."
+        "ceiling). Prints moves/s, round trips, pushes/s, server CPU per move, the share of the "
+        "ceiling and the ceiling's CPU per message, and verifies every game and move. Writes to "
+        "the configured database: use a throwaway one (make bench-load does)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
