@@ -8,7 +8,9 @@ with ``{% live_partial %}`` (``games.templatetags.taki``) and the pushes draw th
 
 Translations go through Django's gettext, so the messages are the catalogue's own: a
 ``{% trans %}`` block has the same msgid as the ``{% blocktranslate %}`` it replaced
-(``tests/test_catalogues.py`` checks that each one is translated). As with Django's tags,
+(``tests/test_catalogues.py`` checks that each one is translated). The pushes draw each
+language's own compilation of the partials, whose messages without a plural were translated
+when it was compiled (``LiveEnvironment.in_language``). As with Django's tags,
 ``{{ _("…") }}`` is escaped like any value, and a ``{% trans %}`` block's translation is trusted
 markup (some hold a ``<strong>``) whose variables are escaped.
 """
@@ -47,6 +49,7 @@ class LiveEnvironment(Environment):
 
     # The language this copy's templates are compiled in (None: looked up at each drawing).
     language: str | None = None
+    LANGUAGE_CACHE_SIZE = 100  # templates a language's copy keeps compiled: the partials are 11
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
@@ -66,8 +69,6 @@ class LiveEnvironment(Environment):
             copy.language = language
             copies[language] = copy
         return copy
-
-    LANGUAGE_CACHE_SIZE = 100
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
