@@ -26,6 +26,7 @@ from games.engine import Game as EngineGame
 from games.engine import seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.services import broadcast, replays, store, tables
+from games.services.access import signed_in_id
 from games.templatetags.taki import card_in
 from games.words import describe_move, describe_table_move
 
@@ -57,7 +58,7 @@ def read_lobby() -> LobbyView:
 def lobby_fragment(view: LobbyView, user: Any) -> str:
     """The lobby's table list for ``user``, drawn once per language for visitors and once for
     the logged-in (the Join column is all that differs)."""
-    key = (translation.get_language() or "", bool(user is not None and user.is_authenticated))
+    key = (translation.get_language() or "", signed_in_id(user) is not None)
     html = view.rendered.get(key)
     if html is None:
         context = {**view.context, "user": user}
@@ -426,8 +427,8 @@ def table_page_context(
 
     ``invite`` is the private table's token the visitor came with, carried by the join form.
     """
-    signed_in = bool(user is not None and user.is_authenticated)
-    user_id = user.pk if signed_in else None
+    user_id = signed_in_id(user)
+    signed_in = user_id is not None
     seat = view.seat_of(user_id)
     hand = hand_view(view, seat)
     public = _public_context(view)
@@ -469,7 +470,7 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
         view.status == Table.Status.PLAYING
         and view.result is None
         and not flash
-        and view.seat_of(user.pk if user is not None and user.is_authenticated else None) is None
+        and view.seat_of(signed_in_id(user)) is None
     )
     if watching and (drawn := view.rendered.get(("watching", language))) is not None:
         return drawn

@@ -10,6 +10,11 @@ from django.db.models import Q
 from games.models import Table
 
 
+def signed_in_id(user: AbstractBaseUser | None) -> int | None:
+    """The id of ``user`` if they are signed in; None for an anonymous visitor or no one."""
+    return user.pk if user is not None and user.is_authenticated else None
+
+
 def invite_matches(table: Table, token: str | None) -> bool:
     """True if ``token`` is the table's invite link token (compared in constant time; as bytes,
     since a hostile token need not be ASCII)."""

@@ -20,6 +20,7 @@ from accounts.models import Sanction
 from accounts.sanctions import refusal
 from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Seat, Table
 from games.services import broadcast
+from games.services.access import signed_in_id
 from games.services.errors import ServiceError
 from taki_site.text import has_invisible_characters
 
@@ -42,7 +43,7 @@ class ChatRooms:
 
 def is_player(table_id: int, user: User | None) -> bool:
     """Whether ``user`` sits or sat at the table (a bot may have taken their seat)."""
-    user_id = _user_id(user)
+    user_id = signed_in_id(user)
     return user_id is not None and user_id in _players_among(table_id, {user_id})
 
 
@@ -56,20 +57,16 @@ def _players_among(table_id: int, user_ids: set[int]) -> set[int]:
     return players
 
 
-def _user_id(user: User | None) -> int | None:
-    return user.pk if user is not None and user.is_authenticated else None
-
-
 def rooms_for(table_id: int, user: User | None) -> ChatRooms:
     """A player reads and writes the players' room; a signed-in spectator reads it and reads
     and writes the spectators' room; an anonymous visitor reads the players' room."""
-    return _rooms(user, is_player(table_id, user))
+    return _rooms(signed_in_id(user), is_player(table_id, user))
 
 
-def _rooms(user: User | None, player: bool) -> ChatRooms:
+def _rooms(user_id: int | None, player: bool) -> ChatRooms:
     if player:
         return ChatRooms(read=(Room.PLAYERS,), write=(Room.PLAYERS,))
-    if user is None or not user.is_authenticated:
+    if user_id is None:
         return ChatRooms(read=(Room.PLAYERS,), write=())
     return ChatRooms(read=(Room.PLAYERS, Room.SPECTATORS), write=(Room.SPECTATORS,))
 
@@ -156,9 +153,10 @@ def _take_chat_token(user: User) -> bool:
 
 def muted_authors(user: User | None) -> set[int]:
     """Whose chat ``user`` has muted for themselves."""
-    if user is None or not user.is_authenticated:
+    user_id = signed_in_id(user)
+    if user_id is None:
         return set()
-    return set(ChatMute.objects.filter(muter=user).values_list("muted_id", flat=True))
+    return set(ChatMute.objects.filter(muter_id=user_id).values_list("muted_id", flat=True))
 
 
 def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMessage]:
@@ -187,7 +185,7 @@ def readers_of(
     )
     if message is None:
         return None, [False] * len(users)
-    user_ids = [_user_id(user) for user in users]
+    user_ids = [signed_in_id(user) for user in users]
     ids = {user_id for user_id in user_ids if user_id is not None}
     players: set[int] = set()
     muters: set[int] = set()
@@ -199,8 +197,8 @@ def readers_of(
             )
         )
     return message, [
-        message.room in _rooms(user, user_id in players).read and user_id not in muters
-        for user, user_id in zip(users, user_ids, strict=True)
+        message.room in _rooms(user_id, user_id in players).read and user_id not in muters
+        for user_id in user_ids
     ]
 
 
