@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -139,8 +140,6 @@ def test_a_hidden_message_is_shown_to_nobody(table, alice, bob) -> None:
 def test_who_may_read_a_new_line_is_worked_out_for_every_socket_at_once(
     table, alice, bob, carol, django_assert_num_queries
 ) -> None:
-    from django.contrib.auth.models import AnonymousUser
-
     players_line = chat.post_message(table.pk, bob, "players", "gl hf")
     spectators_line = chat.post_message(table.pk, carol, "spectators", "nice")
     chat.mute(alice, bob)

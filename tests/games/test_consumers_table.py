@@ -8,13 +8,17 @@ import re
 
 import pytest
 from channels.auth import UserLazyObject
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from games.consumers import _user
 from games.models import Game, Move
 from games.routing import websocket_urlpatterns
+from games.services.broadcast import group_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,8 +89,6 @@ def hand_codes(html: str) -> list[str]:
 
 
 async def game_state(table) -> tuple[int, int]:
-    from channels.db import database_sync_to_async
-
     @database_sync_to_async
     def read() -> tuple[int, int]:
         game = Game.objects.get(table=table)
@@ -159,10 +161,6 @@ async def test_a_legal_move_is_pushed_to_the_other_player_and_the_spectator(
 async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_there(
     table, alice, bob, carol, reads
 ) -> None:
-    from channels.layers import get_channel_layer
-
-    from games.services.broadcast import group_name
-
     layer, group = get_channel_layer(), group_name(table.pk)
     sockets = [await connect(table, person) for person in (alice, bob, carol, alice)]
     for socket in sockets:
@@ -185,8 +183,6 @@ async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_the
 
 
 async def test_each_socket_is_sent_the_table_in_its_own_language(table, alice, bob) -> None:
-    from django.utils import translation
-
     spanish = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/")
     spanish.scope["user"] = alice
     spanish.scope["headers"] = [(b"accept-language", b"es")]

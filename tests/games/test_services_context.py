@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from games import presenters, words
 from games.engine import CARDS, make_bot, replay
 from games.engine.record import Record
+from games.loadtest.fragments import hand_actions
 from games.models import Game, Move, Table
 from games.services import broadcast, history, moves, stats, tables
 from games.services.errors import ServiceError
@@ -337,8 +338,6 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
 def test_the_hand_s_cards_send_the_version_of_the_one_input_that_holds_it(
     alice, bob, make_table, rig
 ) -> None:
-    from games.loadtest.fragments import hand_actions
-
     table = make_table(players=[bob], start=True)
     rig(table, HANDS)
     before = pushed_to(table, alice)
