@@ -18,8 +18,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import Game as EngineGame
-from games.engine import Record
+from games.engine import GameState, Record
 
 MIN_SEATS, MAX_SEATS = 2, 10  # R3
 BOT_KINDS = (("greedy", _("Greedy bot")), ("random", _("Random bot")))
@@ -170,9 +169,9 @@ class Game(models.Model):
     def finished(self) -> bool:
         return self.winner is not None
 
-    def engine(self) -> EngineGame:
+    def engine(self) -> GameState:
         """The live engine game, from the saved snapshot."""
-        return EngineGame.from_snapshot(self.state)
+        return GameState.from_snapshot(self.state)
 
     def record(self) -> Record:
         """The taki-record/1 record so far (secret while the game runs: it holds the deck)."""

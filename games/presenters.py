@@ -22,8 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import trans_real
 
 from games import listings
-from games.engine import Game as EngineGame
-from games.engine import seat_view, spectator_view
+from games.engine import GameState, seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.services import broadcast, replays, store, tables
 from games.services.access import signed_in_id
@@ -181,7 +180,7 @@ class TableView:
     can_start: bool
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
-    engine: EngineGame | None = field(default=None, repr=False, compare=False)
+    engine: GameState | None = field(default=None, repr=False, compare=False)
     # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
     rematch: dict[str, Any] | None = None
     invitations: tuple[dict[str, Any], ...] = ()
@@ -284,7 +283,7 @@ def _seconds_left(deadline: datetime | None) -> int | None:
 def _assemble(
     table: Table,
     game: Game | None,
-    engine: EngineGame | None,
+    engine: GameState | None,
     seats: Sequence[tuple[int, int | None, str | None, str, int]],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],

@@ -1,14 +1,14 @@
 """The TAKI rules engine: standard library only, no Django (RULES.md, GAME_RECORD.md).
 
->>> from games.engine import Game, Record, replay
+>>> from games.engine import GameState, Record, replay
 """
 
 from .actions import Action, Event, IllegalAction, play
 from .bots import GreedyBot, RandomBot, make_bot
 from .cards import CARDS, COLORS, Card, deck_codes, shuffled_deck
-from .game import Game
+from .perspectives import seat_view, spectator_view
 from .record import BadRecord, Record, ReplayResult, replay, replay_text
-from .views import seat_view, spectator_view
+from .state import GameState
 
 __all__ = [
     "CARDS",
@@ -17,7 +17,7 @@ __all__ = [
     "BadRecord",
     "Card",
     "Event",
-    "Game",
+    "GameState",
     "GreedyBot",
     "IllegalAction",
     "RandomBot",

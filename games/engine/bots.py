@@ -10,7 +10,7 @@ from collections import Counter
 
 from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
 from .cards import BREAKER, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
-from .game import KING_FOLLOW_UP, Game
+from .state import KING_FOLLOW_UP, GameState
 
 
 class Bot:
@@ -21,7 +21,7 @@ class Bot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> Action:
         raise NotImplementedError
 
 
@@ -30,7 +30,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> Action:
         actions = game.legal_actions(seat)
         return actions[int(self.rng.random() * len(actions))]
 
@@ -42,7 +42,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> Action:
         actions = game.legal_actions(seat)
         hand = game.hands[seat]
         plays = {a.card: a for a in actions if a.type == PLAY and a.card is not CHANGE_COLOR}
@@ -64,7 +64,9 @@ class GreedyBot(Bot):
             return Action(LAST_CARD, seat)
         return Action(DRAW, seat)
 
-    def _in_run(self, game: Game, seat: int, plays: dict[Card, Action], hand: list[Card]) -> Action:
+    def _in_run(
+        self, game: GameState, seat: int, plays: dict[Card, Action], hand: list[Card]
+    ) -> Action:
         if plays:
             # Numbers first; keep an action card to end the run on, where it takes effect.
             card = min(plays, key=lambda c: (not c.is_number, c.symbol == "plus2", c.code))
@@ -75,7 +77,7 @@ class GreedyBot(Bot):
 
     def _best_play(
         self,
-        game: Game,
+        game: GameState,
         seat: int,
         plays: dict[Card, Action],
         hand: list[Card],
@@ -102,7 +104,7 @@ class GreedyBot(Bot):
         return None
 
     def _score(
-        self, card: Card, colors: Counter, hand: list[Card], opponents_low: bool, game: Game
+        self, card: Card, colors: Counter, hand: list[Card], opponents_low: bool, game: GameState
     ) -> float:
         if card is KING:
             return -1 if game.follow_up != KING_FOLLOW_UP else 0.5

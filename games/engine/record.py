@@ -8,7 +8,7 @@ from typing import Any
 
 from .actions import Action, IllegalAction
 from .cards import is_full_deck
-from .game import Game
+from .state import GameState
 
 FORMAT = "taki-record/1"
 BAD_RECORD = "bad_record"
@@ -96,8 +96,10 @@ class Record:
     def dumps(self, indent: int | None = None) -> str:
         return json.dumps(self.to_json(), indent=indent)
 
-    def new_game(self) -> Game:
-        return Game(self.deck, len(self.players), self.first_player, self.seed, self.tournament)
+    def new_game(self) -> GameState:
+        return GameState(
+            self.deck, len(self.players), self.first_player, self.seed, self.tournament
+        )
 
 
 @dataclass
@@ -105,7 +107,7 @@ class ReplayResult:
     ok: bool
     applied: int
     error: dict[str, Any] | None
-    game: Game | None
+    game: GameState | None
 
     def to_json(self) -> dict[str, Any]:
         return {

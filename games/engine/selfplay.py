@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from .actions import Action
 from .bots import Bot
 from .cards import shuffled_deck
-from .game import Game
 from .record import Record
+from .state import GameState
 
 # A guard: random bots in a many-player tournament can draw for ever (they draw at random and
 # forget "last card"), so self-play cuts a game here and reports it as unfinished.
@@ -20,7 +20,7 @@ MAX_ACTIONS = 100_000
 @dataclass
 class GameResult:
     record: Record
-    game: Game
+    game: GameState
     actions: int
 
     @property

@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 if TYPE_CHECKING:
-    from games.engine import Game as EngineGame
+    from games.engine import GameState
     from games.models import Game, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class TableState:
 
     table: Table
     game: Game
-    engine: EngineGame
+    engine: GameState
     seats: tuple[tuple[int, int | None, str | None, str, int], ...]
     move: dict[str, Any]
     previous_digest: str

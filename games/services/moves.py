@@ -18,8 +18,7 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import Action, Event, IllegalAction, make_bot
-from games.engine import Game as EngineGame
+from games.engine import Action, Event, GameState, IllegalAction, make_bot
 from games.models import Game, Move, Seat, Table
 from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
@@ -191,7 +190,7 @@ def replace_by_bot(seat: Seat) -> None:
 
 def _store_move(
     game: Game,
-    engine: EngineGame,
+    engine: GameState,
     action: Action,
     events: list[Event],
     source: str,
@@ -246,7 +245,7 @@ def _store_move(
 
 def schedule(
     game: Game,
-    engine: EngineGame,
+    engine: GameState,
     now: datetime,
     *,
     seats: list[Seat] | None = None,

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.engine import Action
-from games.engine import Game as EngineGame
+from games.engine import Action, GameState
 from games.models import Game, ReplaySnapshot
 
 SNAPSHOT_EVERY = 32
 
 
-def engine_at(game: Game, step: int) -> EngineGame:
+def engine_at(game: Game, step: int) -> GameState:
     """The engine's game after the first ``step`` moves of the finished ``game``."""
     if not game.finished:
         raise ValueError("only a finished game is replayed")  # its snapshots would hold hands
@@ -30,7 +29,7 @@ def engine_at(game: Game, step: int) -> EngineGame:
     if snapshot is None:
         build_snapshots(game)
         snapshot = ReplaySnapshot.objects.values_list("state", flat=True).get(game=game, seq=base)
-    engine = EngineGame.from_snapshot(snapshot)
+    engine = GameState.from_snapshot(snapshot)
     actions = game.moves.filter(seq__gte=base, seq__lt=step).order_by("seq")
     for raw in actions.values_list("action", flat=True):
         engine.apply(Action.from_json(raw, engine.players))
@@ -51,7 +50,7 @@ def build_snapshots(game: Game) -> int:
     return len(snapshots)
 
 
-def _new_game(game: Game) -> EngineGame:
-    return EngineGame(
+def _new_game(game: Game) -> GameState:
+    return GameState(
         list(game.deck), len(game.players), game.first_player, game.seed, game.tournament
     )

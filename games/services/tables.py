@@ -15,8 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
 from accounts.sanctions import refusal
-from games.engine import Game as EngineGame
-from games.engine import shuffled_deck
+from games.engine import GameState, shuffled_deck
 from games.engine.bots import BOTS
 from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
 from games.services import broadcast
@@ -379,7 +378,7 @@ def _start(table: Table, now: datetime) -> Game:
     first = secrets.randbelow(len(filled))  # R5
     with translation.override("en"):  # the record's names do not depend on a visitor's language
         players = [seat.display_name for seat in filled]
-    engine = EngineGame(deck, len(filled), first, seed, table.tournament)
+    engine = GameState(deck, len(filled), first, seed, table.tournament)
     game = Game.objects.create(
         table=table,
         seed=seed,

@@ -11,8 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
-from games.engine import Game as EngineGame
-from games.engine import shuffled_deck
+from games.engine import GameState, shuffled_deck
 from games.models import Game, Seat, Table
 
 PASSWORD = "a-long-enough-passphrase"
@@ -83,7 +82,7 @@ def finish_game(db) -> FinishGame:
             players=names,
             deck=deck,
             first_player=0,
-            state=EngineGame(deck, len(players)).to_snapshot(),
+            state=GameState(deck, len(players)).to_snapshot(),
             winner=winner_position,
             finished_at=finished_at or datetime(2025, 1, count, 12, 0, tzinfo=UTC),
         )

@@ -14,8 +14,7 @@ import sqlite3
 from itertools import chain
 from typing import Any
 
-from games.engine import Game as EngineGame
-from games.engine import deck_codes
+from games.engine import GameState, deck_codes
 
 
 def rigged_deck(hands: list[list[str]], leading: str) -> list[str]:
@@ -36,7 +35,7 @@ def rig(site: Any, table_id: int, hands: list[list[str]], leading: str, first: i
                 "SELECT seed, tournament FROM games_game WHERE table_id = ?", (table_id,)
             ).fetchone()
             deck = rigged_deck(hands, leading)
-            engine = EngineGame(deck, len(hands), first, seed, bool(tournament))
+            engine = GameState(deck, len(hands), first, seed, bool(tournament))
             changed = connection.execute(
                 "UPDATE games_game SET deck = ?, first_player = ?, state = ?, next_due = NULL,"
                 " turn_deadline = NULL WHERE table_id = ? AND version = 0",

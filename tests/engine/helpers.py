@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Action, Game, play
+from games.engine import Action, GameState, play
 
 COLORS = ("red", "yellow", "green", "blue")
 NUMBERS = ("1", "3", "4", "5", "6", "7", "8", "9")
@@ -111,10 +111,10 @@ def new_game(
     seed: str = "test",
     tournament: bool = False,
     fill: Iterable[str] | None = None,
-) -> Game:
+) -> GameState:
     """A game on :func:`make_deck`'s deck."""
     deal = make_deck(hands, leading, draw, fill)
-    return Game(deal.deck, len(hands), first, seed, tournament)
+    return GameState(deal.deck, len(hands), first, seed, tournament)
 
 
 def draw(seat: int) -> Action:
@@ -137,14 +137,14 @@ def announce(seat: int) -> Action:
     return Action("last_card", seat)
 
 
-def run(game: Game, actions: Iterable[Action]) -> dict[str, Any]:
+def run(game: GameState, actions: Iterable[Action]) -> dict[str, Any]:
     """Apply ``actions`` in order and return the state (GAME_RECORD.md's replay ``state``)."""
     for action in actions:
         game.apply(action)
     return game.state_json()
 
 
-def hand(game: Game, seat: int) -> list[str]:
+def hand(game: GameState, seat: int) -> list[str]:
     """A hand as the state prints it: sorted codes."""
     return sorted(card.code for card in game.hands[seat])
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from games.engine import (
     CARDS,
     Action,
-    Game,
+    GameState,
     GreedyBot,
     RandomBot,
     Record,
@@ -43,7 +43,7 @@ games = st.fixed_dictionaries(
 # (a property of the bots, not of the rules), so a tournament seats at least one greedy bot.
 
 
-def cards_everywhere(game: Game) -> Counter[str]:
+def cards_everywhere(game: GameState) -> Counter[str]:
     snap = game.to_snapshot()
     cards = Counter(snap["draw_pile"]) + Counter(snap["discard"])
     for hand in snap["hands"]:
@@ -51,7 +51,7 @@ def cards_everywhere(game: Game) -> Counter[str]:
     return cards
 
 
-def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
+def candidates(game: GameState, seat: int, rng: random.Random) -> list[Action]:
     """Actions worth asking about: every type, every card of the hand, a few cards not held,
     Change Color with every colour, none and a wrong one, colours on cards that take none."""
     held = {card.code for card in game.hands[seat]}
@@ -66,7 +66,7 @@ def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
     return out
 
 
-def check_legality(game: Game, seat: int, rng: random.Random, apply_all: bool) -> None:
+def check_legality(game: GameState, seat: int, rng: random.Random, apply_all: bool) -> None:
     legal = game.legal_actions(seat)
     listed = {a.move for a in legal}
     assert len(listed) == len(legal)  # each move once
@@ -76,14 +76,14 @@ def check_legality(game: Game, seat: int, rng: random.Random, apply_all: bool) -
     if apply_all:  # really apply each listed action, on a copy
         snap = game.to_snapshot()
         for action in legal:
-            Game.from_snapshot(snap).apply(action)
+            GameState.from_snapshot(snap).apply(action)
     for action in candidates(game, seat, rng):
         if action.move in listed:
             continue
         assert not game.is_legal(action), action
 
 
-def check_views(game: Game, rng: random.Random) -> None:
+def check_views(game: GameState, rng: random.Random) -> None:
     spectator = spectator_view(game)
     assert "hand" not in spectator and "hands" not in spectator
     assert spectator["hand_sizes"] == [len(h) for h in game.hands]
@@ -106,21 +106,21 @@ def check_views(game: Game, rng: random.Random) -> None:
         if s != seat:
             snap["hands"][s], hidden = hidden[: len(hand)], hidden[len(hand) :]
     snap["draw_pile"] = hidden
-    other = Game.from_snapshot(snap)
+    other = GameState.from_snapshot(snap)
     assert spectator_view(other) == spectator
     assert seat_view(other, seat) == seat_view(game, seat)
 
 
-def check_snapshot(game: Game) -> None:
+def check_snapshot(game: GameState) -> None:
     snap = json.loads(json.dumps(game.to_snapshot()))
-    copy = Game.from_snapshot(snap)
+    copy = GameState.from_snapshot(snap)
     assert copy.state_json() == game.state_json()
     assert copy.seats_to_act() == game.seats_to_act()
     for seat in range(game.players):
         assert copy.legal_actions(seat) == game.legal_actions(seat)
 
 
-def play_checked(params: dict, every: int = 1) -> tuple[Record, Game]:
+def play_checked(params: dict, every: int = 1) -> tuple[Record, GameState]:
     rng = random.Random(params["seed"])
     names = [params["bots"][i % len(params["bots"])] for i in range(params["players"])]
     record = new_record(names, rng, params["tournament"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game, IllegalAction
+from games.engine import GameState, IllegalAction
 from tests.engine.helpers import (
     accept,
     announce,
@@ -39,11 +39,11 @@ def refused(game, action, code):
     assert game.state_json() == before
 
 
-def with_stages(game: Game, stages: list[int]) -> Game:
+def with_stages(game: GameState, stages: list[int]) -> GameState:
     """The same game with the tournament stages set (R22), through the snapshot."""
     snapshot = game.to_snapshot()
     snapshot["stages"] = list(stages)
-    return Game.from_snapshot(snapshot)
+    return GameState.from_snapshot(snapshot)
 
 
 def penalties(events):
@@ -188,7 +188,7 @@ def out_with(last: str, players: int = 2, tournament: bool = False):
     """Seat 0 runs down to ``last``, everyone else draws, seat 0 plays ``last``."""
     hands = [[*RUN, last]] + [[]] * (players - 1)
     deal = make_deck(hands, "red:5", DRAW)
-    game = Game(deal.deck, players, 0, "end", tournament)
+    game = GameState(deal.deck, players, 0, "end", tournament)
     run(game, run_down(0, RUN))
     for seat in range(1, players):
         game.apply(draw(seat))

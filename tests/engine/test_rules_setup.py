@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import CARDS, Card, Game, IllegalAction, deck_codes
+from games.engine import CARDS, Card, GameState, IllegalAction, deck_codes
 from games.engine.selfplay import new_record
 from tests.engine.helpers import (
     COLORS,
@@ -70,12 +70,12 @@ def test_r2_unknown_codes_are_refused(code):
 @pytest.mark.parametrize("players", [0, 1, 11])
 def test_r3_two_to_ten_players(players):
     with pytest.raises(ValueError):
-        Game(deck_codes(), players)
+        GameState(deck_codes(), players)
 
 
 @pytest.mark.parametrize("players", [2, 10])
 def test_r3_direction_starts_increasing(players):
-    game = Game(make_deck([[]] * players, "red:5").deck, players, players - 1)
+    game = GameState(make_deck([[]] * players, "red:5").deck, players, players - 1)
     state = game.state_json()
     assert state["direction"] == 1
     game.apply(draw(players - 1))
@@ -89,7 +89,7 @@ def test_r4_deal_gives_seat_k_positions_k_plus_multiples_of_n():
     deck = list(deck_codes())
     random.Random(4).shuffle(deck)
     for players in (2, 3, 7, 10):
-        game = Game(deck, players)
+        game = GameState(deck, players)
         for k in range(players):
             assert hand(game, k) == sort(deck[k : 8 * players : players])
         state = game.state_json()
@@ -98,7 +98,7 @@ def test_r4_deal_gives_seat_k_positions_k_plus_multiples_of_n():
 
 def test_r4_make_deck_and_engine_agree_on_the_deal():
     deal = make_deck([["red:3", "king"], ["blue:5"], ["plus3", "breaker", "red:plus"]], "red:5")
-    game = Game(deal.deck, 3)
+    game = GameState(deal.deck, 3)
     assert [hand(game, k) for k in range(3)] == [sort(h) for h in deal.hands]
     state = game.state_json()
     assert state["leading"] == state["discard_top"] == "red:5"

@@ -1,4 +1,4 @@
-"""R23: what the server plays for a seat whose time runs out (``Game.default_action``)."""
+"""R23: what the server plays for a seat whose time runs out (``GameState.default_action``)."""
 
 from __future__ import annotations
 

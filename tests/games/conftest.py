@@ -11,8 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from games.engine import Game as EngineGame
-from games.engine import deck_codes
+from games.engine import GameState, deck_codes
 from games.models import Game, Table
 from games.services import moves, tables
 
@@ -100,7 +99,7 @@ def rig() -> Callable[..., Game]:
         assert game.version == 0, "rig a game before its first move"
         game.deck = rigged_deck(hands, leading)
         game.first_player = first_player
-        engine = EngineGame(game.deck, len(hands), first_player, game.seed, game.tournament)
+        engine = GameState(game.deck, len(hands), first_player, game.seed, game.tournament)
         game.state = engine.to_snapshot()
         moves.schedule(game, engine, timezone.now())
         game.save()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from games.engine import Game as EngineGame
+from games.engine import GameState
 from games.engine.cards import is_full_deck
 from games.models import Game, Seat, Table
 from games.services import broadcast, history, tables
@@ -163,7 +163,7 @@ def test_starting_deals_a_full_deck_from_a_recorded_header(alice, bob, make_tabl
     assert game.first_player in (0, 1)
     assert game.version == 0
     # The snapshot is the header's deal (R4, R5): the record replays from it.
-    header = EngineGame(game.deck, 2, game.first_player, game.seed, False)
+    header = GameState(game.deck, 2, game.first_player, game.seed, False)
     assert game.state == header.to_snapshot()
     assert history.verify_game(game)
 

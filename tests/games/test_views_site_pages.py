@@ -13,8 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import Game as EngineGame
-from games.engine import make_bot
+from games.engine import GameState, make_bot
 from games.models import Game, Table
 from games.rules_page import CARD_LEGEND
 from games.services import moves, replays, stats, tables
@@ -196,9 +195,9 @@ def test_a_replay_step_applies_at_most_a_snapshots_worth_of_moves(bot_game, monk
     # A bot game's length is chance: the snapshots are spaced so that any game is four of them long.
     monkeypatch.setattr(replays, "SNAPSHOT_EVERY", max(2, bot_game.version // 4))
     applied = []
-    original = EngineGame.apply
+    original = GameState.apply
     monkeypatch.setattr(
-        EngineGame, "apply", lambda self, action: applied.append(1) or original(self, action)
+        GameState, "apply", lambda self, action: applied.append(1) or original(self, action)
     )
     replays.engine_at(bot_game, 0)  # builds the snapshots: the one pass over the game
     assert bot_game.version > replays.SNAPSHOT_EVERY * 2  # several snapshots to step between

@@ -1,9 +1,9 @@
 """The state of one TAKI game and the rules that change it (RULES.md R3–R22).
 
-``Game.apply`` is the one way a game changes: it validates an :class:`Action`, raises
+``GameState.apply`` is the one way a game changes: it validates an :class:`Action`, raises
 :class:`IllegalAction` with a GAME_RECORD.md error code if the rules refuse it, and otherwise
-applies it and returns the :class:`Event` list of what happened. ``Game.legal_actions`` lists what
-a seat may do now; the two are kept in agreement by property tests.
+applies it and returns the :class:`Event` list of what happened. ``GameState.legal_actions``
+lists what a seat may do now; the two are kept in agreement by property tests.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Plus3:
         return {"by": self.by, "waiting": list(self.waiting)}
 
 
-class Game:
+class GameState:
     """One game, from the deal to the win.
 
     :param deck: the 116 card codes, top card first, before the deal (R4).
@@ -585,7 +585,7 @@ class Game:
         }
 
     @classmethod
-    def from_snapshot(cls, data: dict[str, Any]) -> Game:
+    def from_snapshot(cls, data: dict[str, Any]) -> GameState:
         """The game :meth:`to_snapshot` saved."""
         game = cls.__new__(cls)
         game.players = data["players"]
@@ -625,4 +625,4 @@ def _turn_leading_card(rest: list[Card]) -> Card:
     return rest.pop(index)
 
 
-__all__ = ["Game", "Plus3", "TakiRun", "SUPER_TAKI"]
+__all__ = ["GameState", "Plus3", "TakiRun", "SUPER_TAKI"]

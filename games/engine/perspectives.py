@@ -1,4 +1,4 @@
-"""What leaves the engine for a live game: a seat's view and a spectator's view.
+"""What leaves the engine for a live game: each seat's perspective and a spectator's.
 
 Neither holds a card of another seat's hand, nor the order of the draw pile (hidden information).
 """
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import Game
+from .state import GameState
 
 
-def spectator_view(game: Game) -> dict[str, Any]:
+def spectator_view(game: GameState) -> dict[str, Any]:
     """The public table: piles, colours, stacks, whose turn, every hand's size; no card in hand."""
     view = game.public_json()
     view["hand_sizes"] = [len(hand) for hand in game.hands]
@@ -20,7 +20,7 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def seat_view(game: Game, seat: int) -> dict[str, Any]:
+def seat_view(game: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` sees: the public table, its own hand (sorted by code) and its legal actions."""
     view = spectator_view(game)
     view["seat"] = seat
