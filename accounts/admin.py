@@ -1,8 +1,8 @@
 """The moderators' screens: players (ban, unban, rename), sanctions, reports and the log.
 
-Every action goes through ``accounts.moderation``, which writes one row of the moderation log in
-the same transaction. Moderators (staff in the Moderators group, not superusers) read a player's
-page but change a player only through these actions; the log is read-only for everyone.
+Every action goes through ``games.moderation.actions``, which writes one row of the moderation
+log in the same transaction. Moderators (staff in the Moderators group, not superusers) read a
+player's page but change a player only through these actions; the log is read-only for everyone.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts import moderation
 from accounts.forms import AdminLoginForm, SignUpForm
 from accounts.models import ModerationLog, Report, Sanction
 from accounts.usernames import validate_username
 from games.admin import ReadOnlyAdmin
+from games.moderation import actions as moderation
 from games.services import stats
 from games.services.errors import ServiceError
 

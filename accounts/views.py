@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from accounts import guests, moderation, throttle
+from accounts import guests, throttle
 from accounts.forms import ClaimForm, ReportForm, SignUpForm
 from accounts.usernames import find_user
 from games.models import Table
+from games.moderation import actions as moderation
 from games.services import stats, tables
 from games.services.errors import ServiceError
 

@@ -1,7 +1,7 @@
 """Moderation screens: tables and their seats, games, the append-only move log, the chat.
 
 Tables, games and moves are read-only here: they change only through the actions, which call
-``accounts.moderation`` (each writes one row of the moderation log). Nothing done here can
+``games.moderation.actions`` (each writes one row of the moderation log). Nothing done here can
 rewrite a game's history. A long game's moves are never inlined: they are a paginated list of
 their own, filtered by game, and verifying a game is an action whose outcome is recorded.
 """
@@ -20,8 +20,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts import moderation
 from games.models import BlockedWord, ChatMessage, Game, GameVerification, Move, Seat, Table
+from games.moderation import actions as moderation
 from games.services import history
 from games.services.errors import ServiceError
 

@@ -23,20 +23,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from accounts import guests, moderation
+from accounts import guests
 from accounts.views import report as report_view
-from games import listings
-from games.chat_fragments import chat_context
 from games.forms import TableForm
 from games.models import ChatMessage, Game, Table
+from games.moderation import actions as moderation
 from games.presenters import (
     finished_game_context,
+    listings,
     lobby_context,
     replay_context,
     table_page_context,
     table_view,
 )
-from games.rules_page import rules_context
+from games.presenters.chat import chat_context
+from games.presenters.rules_page import rules_context
 from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
 

@@ -31,7 +31,7 @@ DATABASE_POOL_SIZE = 10
 # than that at once and consumers then die with "Too many connections".
 REDIS_MAX_CONNECTIONS = 1000
 # How many messages a channel may hold before the layer drops what is sent to it. Each server
-# process hears of every table it has sockets at on one channel (games/table_hub.py), and on
+# process hears of every table it has sockets at on one channel (games/live/table_hub.py), and on
 # Redis all the channels of a process share one list: Channels' default of 100 is one socket's.
 CHANNEL_CAPACITY = 2000
 
@@ -234,7 +234,7 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
 
     The in-memory layer only reaches consumers in the same process, so any deployment with more
     than one server process needs REDIS_URL. Each process hears of every table it has sockets
-    at on one channel (``games.table_hub``), given room for a burst of messages
+    at on one channel (``games.live.table_hub``), given room for a burst of messages
     (``CHANNEL_CAPACITY``): a layer drops what a full channel cannot take.
 
     :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.

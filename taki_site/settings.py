@@ -95,10 +95,11 @@ TEMPLATES = [
         },
     },
     {
-        # The table's live partials, drawn for every socket on every move (games/jinja.py).
+        # The table's live partials, drawn for every socket on every move
+        # (games/presenters/jinja.py).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "APP_DIRS": True,
-        "OPTIONS": {"environment": "games.jinja.environment"},
+        "OPTIONS": {"environment": "games.presenters.jinja.environment"},
     },
 ]
 

@@ -15,7 +15,7 @@ services → engine → models → broadcast → fragments.
 - :mod:`~games.services.stats`: players' statistics, leaver statistics.
 - :mod:`~games.services.chat`: a table's chat: its rooms, posting and reading lines, mutes.
 
-Moderators' actions live in :mod:`accounts.moderation`, each with its moderation log row.
+Moderators' actions live in :mod:`games.moderation.actions`, each with its moderation log row.
 
 Every refusal raises :class:`~games.services.errors.ServiceError`.
 """

@@ -114,7 +114,7 @@ def table_changed(
 ) -> None:
     """After commit, tell the table's sockets to draw it again.
 
-    Each process hears of it once for all its sockets at the table (``games.table_hub``);
+    Each process hears of it once for all its sockets at the table (``games.live.table_hub``);
     ``version`` is the game's new version after a move, and ``state`` the table after it, kept
     under the message's ``key`` for this process's sockets.
     """

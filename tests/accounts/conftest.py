@@ -20,13 +20,6 @@ User = get_user_model()
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings) -> None:
-    # Django's real hasher takes a good part of a second per password, and these tests log in
-    # dozens of times; the hasher is not what they test.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def fresh_cache() -> Iterator[None]:
     # The log-in throttle counts failures in the cache, which outlives a test's database.
     cache.clear()

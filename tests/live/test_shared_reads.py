@@ -1,11 +1,11 @@
 """One read per change and process, shared by the lobby's sockets, even those a message or two
-behind the others (``games.consumers.SharedReads``)."""
+behind the others (``games.live.consumers.SharedReads``)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from games.consumers import SharedReads
+from games.live.consumers import SharedReads
 
 
 def reader(reads: list[str]):

@@ -14,7 +14,7 @@ from games.engine import make_bot
 from games.models import Game, Move, Table
 from games.services import broadcast, history, moves
 from games.services.errors import ServiceError
-from tests.games.play import unkeyed
+from tests.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 

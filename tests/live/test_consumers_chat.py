@@ -14,14 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.utils import timezone
 
-from accounts import moderation
 from accounts.models import Sanction
-from games import consumers
+from games.live import consumers
+from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage
-from games.routing import websocket_urlpatterns
+from games.moderation import actions as moderation
 from games.services import chat
-from tests.games.test_consumers_hostile import closed_with, signed_in_socket
-from tests.games.test_consumers_table import connect
+from tests.live.test_consumers_hostile import closed_with, signed_in_socket
+from tests.live.test_consumers_table import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

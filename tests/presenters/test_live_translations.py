@@ -12,8 +12,9 @@ from django.utils import translation
 
 from games import presenters
 from games.models import Game, Table
+from games.presenters import table as presenters_table
 from games.services import moves
-from tests.games.play import play_to_the_end
+from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +61,7 @@ def test_a_partial_compiled_in_a_language_draws_what_looking_each_message_up_dra
                     "games/partials/table_public.html",
                     "games/partials/table_private.html",
                 ):
-                    drawn = presenters._live(name, context)
+                    drawn = presenters_table._live(name, context)
                     assert drawn == looked_up_as_drawn(name, context), (table.name, viewer, name)
 
 

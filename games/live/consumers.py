@@ -3,7 +3,7 @@
 Consumers only move data: who is this, which table, call the services, push fragments. Every
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards and reaches
-each process once (``games.table_hub``): the process reads the table, or builds it from the
+each process once (``games.live.table_hub``): the process reads the table, or builds it from the
 state its own move path left with the message (``broadcast.take_state``), and each socket
 draws its own user's view from it, the public part drawn once for all
 (``presenters.table_fragments``).
@@ -26,12 +26,13 @@ from django.utils import translation
 from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
-from games import chat_fragments, presenters
+from games import presenters
+from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.presenters import LobbyView, TableView
+from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
-from games.table_hub import TableHub
 
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from games import consumers
+from games.live import consumers
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),

@@ -10,11 +10,13 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 
-from games import presenters, words
+from games import presenters
 from games.engine import CARDS, make_bot, replay
 from games.engine.record import Record
 from games.loadtest.fragments import hand_actions
 from games.models import Game, Move, Table
+from games.presenters import table as presenters_table
+from games.presenters import words
 from games.services import broadcast, history, moves, stats, tables
 from games.services.errors import ServiceError
 
@@ -170,8 +172,10 @@ def test_everyone_watching_a_game_in_play_is_sent_one_drawing(
 ) -> None:
     view = presenters.read_table(table.pk)
     drawings = []
-    live = presenters._live
-    monkeypatch.setattr(presenters, "_live", lambda *args: drawings.append(args[0]) or live(*args))
+    live = presenters_table._live
+    monkeypatch.setattr(
+        presenters_table, "_live", lambda *args: drawings.append(args[0]) or live(*args)
+    )
 
     first = presenters.table_fragments(view, carol)
     again = presenters.table_fragments(view, AnonymousUser())

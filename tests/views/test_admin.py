@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Table
 from games.services import broadcast, moves, tables
-from tests.games.play import unkeyed
+from tests.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import words
+from games.presenters import words
 
 
 @pytest.fixture(autouse=True)

@@ -79,7 +79,7 @@ def test_a_report_from_a_profile(client: Client, alice, bob) -> None:
 
 
 def test_a_timed_account_ban_ends_by_itself(client: Client, bob, moderator) -> None:
-    from accounts import moderation
+    from games.moderation import actions as moderation
 
     moderation.impose_sanction(
         moderator, bob, "account_ban", "cool off", timezone.now() + timedelta(hours=1)

@@ -15,9 +15,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games.consumers import _user
+from games.live.consumers import _user
+from games.live.routing import websocket_urlpatterns
 from games.models import Game, Move
-from games.routing import websocket_urlpatterns
 from games.services.broadcast import group_name
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from games.engine.cards import is_full_deck
 from games.models import Game, Seat, Table
 from games.services import broadcast, history, tables
 from games.services.errors import ServiceError
-from tests.games.play import unkeyed
+from tests.play import unkeyed
 
 pytestmark = pytest.mark.django_db
 

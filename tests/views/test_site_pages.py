@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine import GameState, make_bot
 from games.models import Game, Table
-from games.rules_page import CARD_LEGEND
+from games.presenters.rules_page import CARD_LEGEND
 from games.services import moves, replays, stats, tables
 
 pytestmark = pytest.mark.django_db

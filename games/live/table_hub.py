@@ -40,7 +40,7 @@ type Job = Callable[[], Awaitable[None]]
 
 
 class TableSocket(Protocol):
-    """What a hub needs of a table's socket (``games.consumers.TableConsumer``)."""
+    """What a hub needs of a table's socket (``games.live.consumers.TableConsumer``)."""
 
     user: Any  # the person it speaks for, or an anonymous user
     language: str  # theirs: what it is sent is drawn in it (the hub makes it the active one)

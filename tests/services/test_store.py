@@ -199,7 +199,7 @@ def test_a_table_read_for_its_sockets_is_what_the_orm_reads(make_table, alice, b
     table = make_table(players=[bob], turn_seconds=None, start=True)
     bot = make_bot("greedy", random.Random(2))
     users = {seat.position: seat.user for seat in table.seats.select_related("user")}
-    for _ in range(200):  # past the last moves a table shows, to the end of the game
+    for _ in range(2000):  # past the last moves a table shows, to the end of the game
         game = Game.objects.get(table=table)
         read, expected = presenters.read_table(table.pk), orm_view(table.pk)
         assert read == expected

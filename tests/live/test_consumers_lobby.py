@@ -8,7 +8,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from games.services import tables
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,13 +21,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import trans_real
 
-from games import listings
 from games.engine import GameState, seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
+from games.presenters import listings
+from games.presenters.cards import card_in
+from games.presenters.words import describe_move, describe_table_move
 from games.services import broadcast, replays, store, tables
 from games.services.access import signed_in_id
-from games.templatetags.taki import card_in
-from games.words import describe_move, describe_table_move
 
 COLOR_ORDER = ("red", "yellow", "green", "blue")
 BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
@@ -488,7 +488,7 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
 
 
 def _live(name: str, context: dict[str, Any]) -> str:
-    """One of the table's live partials (Jinja2, ``games.jinja``), drawn with ``context``
+    """One of the table's live partials (Jinja2, ``games.presenters.jinja``), drawn with ``context``
     straight by Jinja2: a push has no request, nothing for Django's wrapper to add.
 
     The template is the active language's compilation of it, its constant messages already
@@ -672,7 +672,7 @@ def _hand_order(code: str) -> tuple[bool, str]:
 class HandCard:
     """A card of the player's own hand: whether it may be played now, and the colours to name
     with it (a Change Color's, R11). Hashable: its HTML is kept
-    (``games.jinja.hand_card_drawer``)."""
+    (``games.presenters.jinja.hand_card_drawer``)."""
 
     code: str
     legal: bool

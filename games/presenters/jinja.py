@@ -29,8 +29,8 @@ from jinja2 import Environment, nodes
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from games import words
-from games.templatetags.taki import card
+from games.presenters import words
+from games.presenters.cards import card
 
 
 def url(name: str, *args: Any) -> str:

@@ -15,10 +15,10 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
-from games import consumers
+from games.live import consumers
+from games.live.routing import websocket_urlpatterns
 from games.models import Game, Seat
-from games.routing import websocket_urlpatterns
-from tests.games.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
+from tests.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

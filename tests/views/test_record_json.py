@@ -3,7 +3,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import replay_text
-from tests.games.play import play_to_the_end
+from tests.play import play_to_the_end
 
 
 @pytest.fixture
