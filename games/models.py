@@ -81,6 +81,13 @@ class Table(models.Model):
 class Seat(models.Model):
     """One seat of a table: empty, a person, or a bot (R3: seats 0 … n-1)."""
 
+    class Takeover(models.TextChoices):
+        """Why a bot took a person's seat during the game."""
+
+        LEFT = "left", _("left the game")
+        TIMEOUTS = "timeouts", _("timed out three times")  # R23
+        BANNED = "banned", _("banned")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
@@ -93,7 +100,8 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, blank=True, choices=BOT_KINDS)
     # R23: turns timed out in a row; at three the seat goes to a bot.
     timeouts = models.PositiveSmallIntegerField(default=0)
-    # The person who sat here before a bot took over (they left, or timed out too often).
+    # The person who sat here before a bot took over, why, and when: the number of moves played
+    # by then. The move log is the game's record and holds no names; a takeover is the table's.
     replaced_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -101,6 +109,8 @@ class Seat(models.Model):
         blank=True,
         related_name="+",
     )
+    replaced_because = models.CharField(max_length=8, blank=True, choices=Takeover.choices)
+    replaced_at = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

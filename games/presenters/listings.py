@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from games.models import BOT_KINDS, Game, Seat, Table
+from games.presenters.words import bot_for, describe_takeover
 
 BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 
@@ -35,7 +35,20 @@ class PlayerView:
     name: str
     username: str  # the person's, or the replaced person's for a bot that took over
     is_bot: bool
-    took_over: bool  # a bot finished the game for ``username`` (they left or timed out)
+    took_over: bool  # a bot finished the game for ``username`` (they left it: see stats)
+    replaced_because: str = ""  # why (a ``Seat.Takeover``)
+    replaced_at: int | None = None  # after how many moves
+
+    def name_at(self, seq: int) -> str:
+        """Who played the move ``seq`` from this seat: the person until a bot took over."""
+        if self.took_over and self.replaced_at is not None and seq < self.replaced_at:
+            return self.username
+        return self.name
+
+    @property
+    def takeover(self) -> str:
+        """Why a bot took over this seat, in words ("ana left; a bot plays for them")."""
+        return describe_takeover(self.username, self.replaced_because) if self.took_over else ""
 
 
 def player_views(game: Game) -> list[PlayerView]:
@@ -58,8 +71,8 @@ def _player_view(position: int, seat: Seat | None, recorded: str) -> PlayerView:
         return PlayerView(position, username, username, False, False)
     if seat is not None and seat.bot and seat.replaced_user_id is not None:
         username = seat.replaced_user.get_username()
-        name = _("Bot (for %(username)s)") % {"username": username}
-        return PlayerView(position, name, username, True, True)
+        because, at = seat.replaced_because, seat.replaced_at
+        return PlayerView(position, bot_for(username), username, True, True, because, at)
     if seat is not None and seat.bot:
         name = f"{BOT_NAMES.get(seat.bot, seat.bot)} {position + 1}"
         return PlayerView(position, name, "", True, False)

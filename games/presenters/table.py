@@ -25,7 +25,12 @@ from games.engine import GameState, seat_view, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.presenters import listings
 from games.presenters.cards import card_in
-from games.presenters.words import describe_move, describe_table_move
+from games.presenters.words import (
+    bot_for,
+    describe_move,
+    describe_table_move,
+    describe_takeover,
+)
 from games.services import broadcast, replays, store, tables
 from games.services.access import signed_in_id
 
@@ -88,6 +93,11 @@ class SeatView:
     # R23: the deadline of a person who must act now, and the whole seconds left to it.
     deadline: datetime | None
     seconds_left: int | None
+    # A seat a bot took over during the game: the person's name (as the game's record names
+    # them), why (a ``Seat.Takeover``) and after how many moves.
+    replaced: str = ""
+    replaced_because: str = ""
+    replaced_at: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -95,12 +105,21 @@ class SeatView:
 
     @property
     def name(self) -> str:
-        """The person's name, or the bot's in the language it is drawn in ("Greedy bot 2")."""
+        """The person's name, or the bot's in the language it is drawn in ("Greedy bot 2",
+        "Bot (for ana)" in a seat a bot took over)."""
         if self.username:
             return self.username
+        if self.bot and self.replaced:
+            return bot_for(self.replaced)
         if self.bot:
             return f"{BOT_NAMES.get(self.bot, self.bot)} {self.position + 1}"
         return ""
+
+    def name_at(self, seq: int) -> str:
+        """Who played the move ``seq`` from this seat: the person until a bot took over."""
+        if self.replaced and self.replaced_at is not None and seq < self.replaced_at:
+            return self.replaced
+        return self.name
 
 
 class SeatNames(Sequence[str]):
@@ -221,7 +240,15 @@ def read_table(table_id: int) -> TableView:
     return _assemble(table, game, engine, seat_rows, tuple(recent), online)
 
 
-SEAT_FIELDS = ("position", "user_id", "user__username", "bot", "timeouts")
+SEAT_FIELDS = (
+    "position",
+    "user_id",
+    "user__username",
+    "bot",
+    "timeouts",
+    "replaced_because",
+    "replaced_at",
+)
 
 
 def table_view(table: Table) -> TableView:
@@ -284,7 +311,7 @@ def _assemble(
     table: Table,
     game: Game | None,
     engine: GameState | None,
-    seats: Sequence[tuple[int, int | None, str | None, str, int]],
+    seats: Sequence[broadcast.SeatRow],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
     *,
@@ -299,8 +326,11 @@ def _assemble(
     deadline = game.turn_deadline if running else None
     seconds_left = _seconds_left(deadline)
     seat_views = []
-    for position, user_id, username, bot, timeouts in seats:
+    for position, user_id, username, bot, timeouts, because, replaced_at in seats:
         in_game = engine is not None and position < engine.players
+        replaced = ""
+        if because and game is not None and position < len(game.players):
+            replaced = game.players[position]
         acts = position in to_act
         person_to_act = acts and user_id is not None
         seat_views.append(
@@ -319,12 +349,17 @@ def _assemble(
                 timeouts=timeouts,
                 deadline=deadline if person_to_act else None,
                 seconds_left=seconds_left if person_to_act else None,
+                replaced=replaced,
+                replaced_because=because if replaced else "",
+                replaced_at=replaced_at if replaced else None,
             )
         )
     seat_views = tuple(seat_views)
     result = None
     if game is not None and game.winner is not None:
-        result = {"winner": game.winner, "winner_name": game.players[game.winner]}
+        winner = game.winner
+        name = seat_views[winner].name if winner < len(seat_views) else game.players[winner]
+        result = {"winner": winner, "winner_name": name}
     filled = sum(1 for seat in seat_views if not seat.is_empty)
     board = None
     if engine is not None:
@@ -552,17 +587,52 @@ def _everyones_context(view: TableView, language: str | None) -> dict[str, Any]:
         "version": view.version,
         "seats": view.seats,
         "board": view.board,
-        "result": view.result,
+        # The winner named in this language: a seat a bot took over wins as "Bot (for ana)".
+        "result": view.result and {**view.result, "winner_name": names[view.result["winner"]]},
         "seconds_left": view.seconds_left,
         "can_start": view.can_start,
         "empty_seats": any(seat.is_empty for seat in view.seats),
-        "recent": [
-            {"seq": move["seq"] + 1, "text": _move_text(view, move, names, announced, language)}
-            for move, announced in zip(reversed(view.recent_moves), reversed(said), strict=True)
-        ],
+        "recent": _recent(view, names, said, language),
         "penalty": _last_penalty(view),
         "invitations": view.invitations,
     }
+
+
+def _recent(
+    view: TableView, names: tuple[str, ...], said: list[bool], language: str | None
+) -> list[dict[str, Any]]:
+    """The last moves in words, newest first, each numbered and worded with the names of who
+    played it (a person until a bot took their seat, then "Bot (for ana)"); where a bot took a
+    seat, a line says who left and why, numbered as the move before it."""
+    taken = [seat for seat in view.seats if seat.replaced and seat.replaced_at is not None]
+    lines = []
+    for move, announced in zip(view.recent_moves, said, strict=True):
+        seq = move["seq"]
+        lines += [_takeover_line(seat) for seat in taken if seat.replaced_at == seq]
+        played_by = _names_at(view.seats, names, taken, seq)
+        text = _move_text(view, move, played_by, announced, language)
+        lines.append({"seq": seq + 1, "text": text})
+    after = view.recent_moves[-1]["seq"] + 1 if view.recent_moves else 0
+    lines += [_takeover_line(seat) for seat in taken if seat.replaced_at >= after]
+    return lines[::-1]
+
+
+def _takeover_line(seat: SeatView) -> dict[str, Any]:
+    return {
+        "seq": seat.replaced_at,
+        "text": describe_takeover(seat.replaced, seat.replaced_because),
+        "takeover": True,
+    }
+
+
+def _names_at(
+    seats: Sequence[SeatView], names: tuple[str, ...], taken: list[SeatView], seq: int
+) -> tuple[str, ...]:
+    """The seats' names as of the move ``seq``: ``names``, but the person's own name in a seat
+    a bot took over only later."""
+    if not any(seq < seat.replaced_at for seat in taken):
+        return names
+    return tuple(seat.name_at(seq) for seat in seats)
 
 
 def _move_text(
@@ -724,9 +794,24 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
     length, moves in words, and the replay after move ``step`` (the last move by default)."""
     moves = list(game.moves.order_by("seq").values("seq", "seat", "source", "events"))
     players = listings.player_views(game)
-    # The moves are worded with the names of who played them: the person, before a bot came.
-    names = [player.username or player.name for player in players]
     total = len(moves)
+    lines = []
+    for move in moves:
+        lines += _takeovers_at(players, move["seq"])
+        lines.append(
+            {
+                "number": move["seq"] + 1,
+                # Worded with the names of who played it: the person, before a bot came.
+                "text": describe_move(move["events"], _player_names_at(players, move["seq"])),
+                "by_bot": move["source"] == "bot",
+                "timed_out": move["source"] == "timeout",
+            }
+        )
+    lines += [  # a bot took over after the last move
+        {"number": None, "text": player.takeover}
+        for player in players
+        if player.took_over and player.replaced_at is not None and player.replaced_at >= total
+    ]
     duration = (game.finished_at - game.started_at) if game.finished_at else None
     return {
         "game": game,
@@ -736,17 +821,23 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
         "move_count": total,
         "duration_minutes": int(duration.total_seconds() // 60) if duration else None,
         "duration_seconds": int(duration.total_seconds() % 60) if duration else None,
-        "moves": [
-            {
-                "number": move["seq"] + 1,
-                "text": describe_move(move["events"], names),
-                "by_bot": move["source"] == "bot",
-                "timed_out": move["source"] == "timeout",
-            }
-            for move in moves
-        ],
+        "moves": lines,
         **replay_context(game, total if step is None else step, players),
     }
+
+
+def _player_names_at(players: Sequence[listings.PlayerView], seq: int) -> list[str]:
+    """The players' names as of the move ``seq`` (the person until a bot took their seat)."""
+    return [player.name_at(seq) for player in players]
+
+
+def _takeovers_at(players: Sequence[listings.PlayerView], seq: int) -> list[dict[str, Any]]:
+    """The lines of a finished game's moves saying who left before the move ``seq``."""
+    return [
+        {"number": None, "text": player.takeover}
+        for player in players
+        if player.took_over and player.replaced_at == seq
+    ]
 
 
 def replay_context(game: Game, step: int, players: list[Any] | None = None) -> dict[str, Any]:
@@ -757,11 +848,11 @@ def replay_context(game: Game, step: int, players: list[Any] | None = None) -> d
     step = min(max(step, 0), total)
     engine = replays.engine_at(game, step)
     view = spectator_view(engine)
-    names = [player.username or player.name for player in players]
+    names = _player_names_at(players, step)
     move = None
     if step > 0:
         events = game.moves.values_list("events", flat=True).get(seq=step - 1)
-        move = describe_move(events, names)
+        move = describe_move(events, _player_names_at(players, step - 1))
     return {
         "step": step,
         "last_step": total,

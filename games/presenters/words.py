@@ -1,4 +1,4 @@
-"""The game's events in words (issue 3): the engine gives data only, the site words it here.
+"""The game's events in words: the engine gives data only, the site words it here.
 
 Every string is translatable; word order is the translator's, so each sentence is one message
 with named placeholders.
@@ -174,6 +174,21 @@ def describe_event(event: Mapping[str, Any] | Event, names: Sequence[str]) -> st
     if kind == "turn":
         return _("it is %(name)s’s turn") % {"name": who}
     return _("something happened")
+
+
+def bot_for(name: str) -> str:
+    """The name of a seat a bot took over from the person ``name``, everywhere it is drawn."""
+    return _("Bot (for %(username)s)") % {"username": name}
+
+
+def describe_takeover(name: str, because: str) -> str:
+    """Why a bot took the seat of the person ``name`` (a ``Seat.Takeover``), for the table's
+    log: the move log records moves only, the table records the takeover."""
+    if because == "timeouts":  # R23
+        return _("%(name)s timed out three times; a bot plays for them") % {"name": name}
+    if because == "banned":
+        return _("%(name)s was banned; a bot plays for them") % {"name": name}
+    return _("%(name)s left; a bot plays for them") % {"name": name}
 
 
 # Events that only restate what the table already shows; a move's sentence leaves them out.

@@ -1,4 +1,4 @@
-"""Untimed tables whose people have all gone are ended and marked abandoned (issue 8).
+"""Untimed tables whose people have all gone are ended as abandoned.
 
 A timed table never waits for ever: R23 plays for an absent person and, after three timeouts,
 gives the seat to a bot. An untimed one waits on its people; when none of them has had the
@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.models import Game, Table
 from games.services import broadcast
+from games.services.finish import Ending, finish
 
 ABANDON_AFTER = timedelta(minutes=10)
 
@@ -43,21 +44,17 @@ def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER)
         people = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
         if people and broadcast.connected_users(table_id, people):
             continue
-        if mark_abandoned(table_id):
+        if mark_abandoned(table_id, now):
             ended.append(table_id)
     return ended
 
 
-def mark_abandoned(table_id: int) -> bool:
-    """End a running table as abandoned: nothing more is due. False if it no longer runs."""
+def mark_abandoned(table_id: int, now: datetime | None = None) -> bool:
+    """End a running table as abandoned (``finish``): nothing more is due. False if it no
+    longer runs."""
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None or table.status != Table.Status.PLAYING:
             return False
-        Game.objects.select_for_update().filter(table=table).first()  # wait for a move in flight
-        table.status = Table.Status.ABANDONED
-        table.save(update_fields=["status"])
-        Game.objects.filter(table=table).update(next_due=None, turn_deadline=None)
-        broadcast.table_changed(table.pk)
-        broadcast.lobby_changed()
+        finish(table, Ending.ABANDONED, now=now or timezone.now())
     return True

@@ -54,6 +54,11 @@ def sessions_ended(user_id: int) -> None:
     transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
 
 
+# A seat as the table's view reads it: position, user id, username, bot, timeouts, and why and
+# after how many moves a bot took it over.
+SeatRow = tuple[int, int | None, str | None, str, int, str, int | None]
+
+
 @dataclass(frozen=True, slots=True)
 class TableState:
     """A table just after a move, as the move path that stored it holds it (committed).
@@ -66,13 +71,13 @@ class TableState:
     table: Table
     game: Game
     engine: GameState
-    seats: tuple[tuple[int, int | None, str | None, str, int], ...]
+    seats: tuple[SeatRow, ...]
     move: dict[str, Any]
     previous_digest: str
     online: frozenset[int]
 
 
-def seat_rows(seats: Iterable[Seat]) -> tuple[tuple[int, int | None, str | None, str, int], ...]:
+def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
     """Seats (their users loaded) as :class:`TableState` carries them: rows of
     ``presenters.SEAT_FIELDS``."""
     return tuple(
@@ -82,6 +87,8 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[tuple[int, int | None, str | None,
             seat.user.username if seat.user_id else None,
             seat.bot,
             seat.timeouts,
+            seat.replaced_because,
+            seat.replaced_at,
         )
         for seat in seats
     )

@@ -22,6 +22,7 @@ from games.engine import Action, Event, GameState, IllegalAction, make_bot
 from games.models import Game, Move, Seat, Table
 from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
+from games.services.finish import Ending, finish
 
 # A bot waits this long before it moves, so that people can follow what happens.
 BOT_DELAY = timedelta(seconds=0.8)
@@ -179,13 +180,19 @@ def _lock_game(table_id: int) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def replace_by_bot(seat: Seat) -> None:
-    """A bot takes a person's seat during a game (they left, or timed out too often)."""
+def replace_by_bot(seat: Seat, because: str, at_move: int) -> None:
+    """A bot takes a person's seat during a game, ``because`` (a ``Seat.Takeover``: they left,
+    timed out three times in a row, or were banned) after ``at_move`` moves. The game goes on;
+    the bot's win would be the bot's, and the game counts as left for the person
+    (``games.services.stats``)."""
     seat.replaced_user_id = seat.user_id
+    seat.replaced_because = because
+    seat.replaced_at = at_move
     seat.user = None
     seat.bot = REPLACEMENT_BOT
     seat.timeouts = 0
-    seat.save(update_fields=["replaced_user", "user", "bot", "timeouts"])
+    taken = ["replaced_user", "replaced_because", "replaced_at", "user", "bot", "timeouts"]
+    seat.save(update_fields=taken)
 
 
 def _store_move(
@@ -220,13 +227,9 @@ def _store_move(
     fields = ["state", "version", "last_digest", "next_due", "turn_deadline"]
     table = game.table
     if engine.finished:
-        game.winner = engine.winner
-        game.finished_at = now
-        game.next_due = game.turn_deadline = None
-        fields += ["winner", "finished_at"]
-        table.status = Table.Status.FINISHED
-        table.save(update_fields=["status"])
-        broadcast.lobby_changed()
+        # The move won the game (R21): it ends here, its fields written with the move.
+        ended = finish(table, Ending.WON, now=now, game=game, winner=engine.winner, on_move=True)
+        fields += [field for field in ended if field not in fields]
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
     store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
@@ -294,7 +297,8 @@ def _play_owed_move(game: Game, now: datetime) -> bool:
         action = engine.default_action(seat.position)
         seat.timeouts += 1
         if seat.timeouts >= MAX_TIMEOUTS:
-            replace_by_bot(seat)
+            # The bot plays from the next move on: this one is still the timeout's.
+            replace_by_bot(seat, Seat.Takeover.TIMEOUTS, at_move=game.version + 1)
         else:
             store.update(seat, ["timeouts"])
     else:

@@ -1,4 +1,10 @@
-"""Players' statistics: games played and won, and the recent ones."""
+"""Players' statistics: games played, won and left, and the recent ones; leaver statistics.
+
+A game is *left* by a person when a bot took over their seat during it, whatever the reason:
+they left it, timed out three turns in a row (R23) or were banned (``Seat.Takeover``). A game
+left is neither won nor lost: a win of that seat is the bot's. ``games.services.finish`` writes
+the result these read, and ``moves.replace_by_bot`` the takeover.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +13,14 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Prefetch, Q
 
-from games.models import Move, Seat, Table
+from games.models import Seat, Table
 
 RECENT_GAMES = 20  # games listed on a profile
 
 
 def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
-    """Games played (finished, including those left early), won, win rate and the recent ones.
+    """Games played (finished, including those left), won, left, the win rate and the recent
+    ones.
 
     ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table``, ``table_name``,
     ``players``, ``seats``, ``won``, ``left`` (a bot finished it for them), ``finished_at``.
@@ -27,7 +34,7 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     played = seats.count()
     # A seat a bot took over is the bot's win, not the player's.
     won = seats.filter(user=user, table__game__winner=F("position")).count()
-    # Games a bot finished in the player's seat (they left or timed out): neither won nor lost.
+    # Games a bot finished in the player's seat: left, neither won nor lost.
     left = seats.filter(replaced_user=user).exclude(user=user).count()
     shown = seats
     if viewer is None or not viewer.is_authenticated:
@@ -69,32 +76,17 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
 
 
 def games_left(user: AbstractBaseUser) -> int:
-    """Games in which a bot took ``user``'s seat because they left (not timed out): the profile
-    shows it."""
-    return leaver_stats(user)["left"]
+    """Games ``user`` left (a bot took their seat, for any reason), finished or not: the
+    profile shows it."""
+    return Seat.objects.filter(replaced_user=user).count()
 
 
 def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
-    """For moderators: games left, games lost to timeouts (R23: a bot took the seat after three
-    turns timed out), and games aborted that the player sat at.
-
-    Derived from the seats and the move log: a seat a bot took over whose last move by the
-    person's turn before the takeover was a timeout counts as timed out; any other takeover as
-    left.
-    """
-    replaced = list(Seat.objects.filter(replaced_user=user).values_list("table__game", "position"))
-    timed_out = 0
-    for game_id, position in replaced:
-        if game_id is None:
-            continue
-        last = (
-            Move.objects.filter(game_id=game_id, seat=position)
-            .exclude(source=Move.Source.BOT)
-            .order_by("-seq")
-            .values_list("source", flat=True)
-            .first()
-        )
-        timed_out += last == Move.Source.TIMEOUT
+    """For moderators: the games ``user`` left, by why: ``left`` (they walked out, or a ban
+    made them), ``timeouts`` (R23: three turns timed out in a row), their sum being
+    :func:`games_left`; and ``aborted``, the games they sat at that a moderator aborted."""
+    taken = Seat.objects.filter(replaced_user=user)
+    timed_out = taken.filter(replaced_because=Seat.Takeover.TIMEOUTS).count()
     aborted = (
         Seat.objects.filter(
             Q(user=user) | Q(replaced_user=user), table__status=Table.Status.ABORTED
@@ -102,4 +94,4 @@ def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
         .filter(table__game__isnull=False)
         .count()
     )
-    return {"left": len(replaced) - timed_out, "timeouts": timed_out, "aborted": aborted}
+    return {"left": taken.count() - timed_out, "timeouts": timed_out, "aborted": aborted}

@@ -48,7 +48,17 @@ GAME_FIELDS = (
     "finished_at",
 )
 TABLE_FIELDS = ("id", "name", "host_id", "seat_count", "turn_seconds", "public", "status")
-SEAT_FIELDS = ("id", "table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
+SEAT_FIELDS = (
+    "id",
+    "table_id",
+    "position",
+    "user_id",
+    "bot",
+    "timeouts",
+    "replaced_user_id",
+    "replaced_because",
+    "replaced_at",
+)
 USER_FIELDS = ("id", "username", "is_active")
 # What a table's sockets draw of it, and of its last moves (``read_table``).
 SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "rematch_of_id")

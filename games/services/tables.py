@@ -1,4 +1,5 @@
-"""Tables and seats: open, join, leave, start, seats and bots, and aborting a table."""
+"""Tables and seats: open, join, leave, start, seats and bots, and aborting a table (which
+``games.services.finish`` ends)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
 from games.services import broadcast
 from games.services.access import invite_matches
 from games.services.errors import ServiceError
+from games.services.finish import Ending, finish
 from games.services.moves import replace_by_bot, schedule
 from taki_site.text import has_invisible_characters
 
@@ -142,13 +144,14 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
     return seat
 
 
-def leave_table(table_id: int, user: User) -> None:
-    """``user`` leaves the table.
+def leave_table(table_id: int, user: User, *, because: str = Seat.Takeover.LEFT) -> None:
+    """``user`` leaves the table (``because`` they chose to, or a ban made them).
 
     Before the game the seat is freed; if the host leaves, the next seated person becomes host,
     and with nobody left the table is closed (aborted). During a game a bot takes the seat at
     once (as Board Game Arena does) and the game goes on; if no person is left at all, the game
-    is ended as abandoned. After the game, leaving changes nothing.
+    ends (``finish``): abandoned, or forfeited when a ban took its last person. After the game,
+    leaving changes nothing.
 
     :raises ServiceError: ``not_found``, ``not_seated``.
     """
@@ -160,16 +163,20 @@ def leave_table(table_id: int, user: User) -> None:
         if table.status == Table.Status.OPEN:
             seat.user = None
             seat.save(update_fields=["user"])
-            if table.host_id == user.pk:
-                _pass_host_on(table)
+            if table.host_id == user.pk and not _pass_host_on(table):
+                finish(table, Ending.ABORTED, now=timezone.now())  # nobody left to host it
+                return
         elif table.status == Table.Status.PLAYING:
             game = Game.objects.select_for_update().get(table=table)
-            replace_by_bot(seat)
+            replace_by_bot(seat, because, at_move=game.version)
             if not table.seats.filter(user__isnull=False).exists():
-                _abort(table, Table.Status.ABANDONED)  # its people have all left
-            else:
-                schedule(game, game.engine(), timezone.now(), keep_deadline=True)
-                game.save(update_fields=["next_due", "turn_deadline"])
+                # Its people have all gone: nobody is left to play it.
+                banned = because == Seat.Takeover.BANNED
+                ending = Ending.FORFEITED if banned else Ending.ABANDONED
+                finish(table, ending, now=timezone.now(), game=game)
+                return
+            schedule(game, game.engine(), timezone.now(), keep_deadline=True)
+            game.save(update_fields=["next_due", "turn_deadline"])
         else:
             return
         broadcast.table_changed(table.pk)
@@ -230,21 +237,22 @@ def check_may_play(user: User) -> None:
 
 def withdraw_player(user: User) -> None:
     """A banned player leaves every table at once: a bot takes each of their running seats (as
-    after leaving, so an untimed game does not wait for them for ever), their waiting seats are
-    freed, and the open tables they host are closed and leave the lobby."""
+    after leaving, so an untimed game does not wait for them for ever; a game left with no
+    person is forfeited), their waiting seats are freed, and the open tables they host are
+    closed and leave the lobby."""
     seated = Seat.objects.filter(
         user=user, table__status__in=[Table.Status.OPEN, Table.Status.PLAYING]
     ).values_list("table_id", flat=True)
     for table_id in list(seated):
-        leave_table(table_id, user)
+        leave_table(table_id, user, because=Seat.Takeover.BANNED)
     hosted = Table.objects.filter(host=user, status=Table.Status.OPEN).values_list("pk", flat=True)
     for table_id in list(hosted):
         abort_table(table_id)
 
 
 def abort_table(table_id: int) -> bool:
-    """Stop a table for good (moderation): status aborted, nothing more due. False if it was
-    already finished or aborted.
+    """Stop a table for good (moderation): its game ends as aborted (``finish``), nothing more
+    is due. False if it was already finished or aborted.
 
     :raises ServiceError: ``not_found``.
     """
@@ -252,10 +260,7 @@ def abort_table(table_id: int) -> bool:
         table = _lock_table(table_id)
         if table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
             return False
-        Game.objects.select_for_update().filter(table=table).first()  # wait for a move in flight
-        _abort(table)
-        broadcast.table_changed(table.pk)
-        broadcast.lobby_changed()
+        finish(table, Ending.ABORTED, now=timezone.now())
     return True
 
 
@@ -341,21 +346,15 @@ def _check_host_before_start(table: Table, user: User) -> None:
         raise ServiceError("forbidden", _("The game has already started."))
 
 
-def _pass_host_on(table: Table) -> None:
-    """The host left an open table: the next seated person hosts it, or it closes."""
+def _pass_host_on(table: Table) -> bool:
+    """The host left an open table: the next seated person hosts it. False if nobody is left
+    to."""
     heir = table.seats.filter(user__isnull=False).order_by("position").first()
     if heir is None:
-        table.status = Table.Status.ABORTED
-        table.save(update_fields=["status"])
-    else:
-        table.host_id = heir.user_id
-        table.save(update_fields=["host"])
-
-
-def _abort(table: Table, status: str = Table.Status.ABORTED) -> None:
-    table.status = status
-    table.save(update_fields=["status"])
-    Game.objects.filter(table=table).update(next_due=None, turn_deadline=None)
+        return False
+    table.host_id = heir.user_id
+    table.save(update_fields=["host"])
+    return True
 
 
 def _start(table: Table, now: datetime) -> Game:

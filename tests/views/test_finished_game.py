@@ -19,7 +19,7 @@ def test_it_shows_players_result_length_and_moves_in_words(client: Client, finis
     assert f"{winner} won." in page
     assert '<a href="/players/alice/">alice</a>, <a href="/players/bob/">bob</a>' in page
     assert f"{finished.version} moves" in page
-    assert page.count('<li><a href="?move=') == finished.version
+    assert page.count('"><a href="?move=') == finished.version
     assert f"{winner} wins the game" in page
     assert reverse("games:record_json", args=[finished.pk]) in page
 

@@ -99,7 +99,7 @@ def test_a_seat_a_bot_took_over_is_the_bots_on_the_page_and_left_in_the_stats(
     left = client.get(reverse("games:my_games") + "?result=left").content.decode()
 
     assert '<a href="/players/bob/">Bot (for bob)</a>' in page
-    assert "bob left the game" in page
+    assert "bob left; a bot plays for them" in page
     if taken_over.winner == 1:
         assert "Bot (for bob) won." in page
         assert "bob won." not in page
