@@ -107,7 +107,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("accounts:profile", username=player.get_username(), permanent=True)
     return render(
         request,
-        "accounts/profile.html",
+        "games/profile.html",
         {
             "player": player,
             "stats": stats.player_stats(player, viewer=request.user),
@@ -147,4 +147,4 @@ def report(
             messages.success(request, _("Report received: thank you. A moderator will look at it."))
             return redirect(back)
     context = {"form": form, "people": people, "back": back, "table": table}
-    return render(request, "accounts/report.html", context)
+    return render(request, "games/report.html", context)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games.views import tables as views
 
 app_name = "games"
 

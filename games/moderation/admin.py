@@ -27,12 +27,24 @@ from django.utils.translation import ngettext
 from accounts.forms import AdminLoginForm, SignUpForm
 from accounts.models import ModerationLog, Report, Sanction
 from accounts.usernames import validate_username
-from games.admin import ReadOnlyAdmin
 from games.moderation import actions as moderation
 from games.services import stats
 from games.services.errors import ServiceError
 
 User = get_user_model()
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by code (games.services, the moderation log): the admin reads them."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
 
 
 class PlayerCreationForm(AdminUserCreationForm):

@@ -16,6 +16,16 @@ CHANGELIST = reverse("admin:auth_user_changelist")
 
 
 @pytest.fixture
+def dana(db):
+    return User.objects.create_user("Dana", "dana@example.com", PASSWORD)
+
+
+@pytest.fixture
+def ben(db):
+    return User.objects.create_user("ben", "", PASSWORD)
+
+
+@pytest.fixture
 def moderator(db):
     return User.objects.create_superuser("mod", "mod@example.com", PASSWORD)
 

@@ -1,0 +1,1 @@
+"""The games' pages: the lobby, the tables and finished games (``tables``)."""
