@@ -1,4 +1,8 @@
-"""Accounts' addresses. Included at the site's root: "/accounts/…" and "/players/<name>/"."""
+"""Accounts' addresses, under "/accounts/". Included at the site's root.
+
+A player's page ("/players/<name>/") and trying the site as a guest ("/accounts/guest/") are
+the games' (games/urls.py).
+"""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
@@ -10,7 +14,6 @@ app_name = "accounts"
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/guest/", views.try_as_guest, name="guest"),
     path("accounts/claim/", views.claim, name="claim"),
     path(
         "accounts/login/",
@@ -36,6 +39,4 @@ urlpatterns = [
         ),
         name="password_change_done",
     ),
-    path("players/<str:username>/", views.profile, name="profile"),
-    path("players/<str:username>/report/", views.report_player, name="report"),
 ]

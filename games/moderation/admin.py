@@ -14,7 +14,6 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
@@ -24,10 +23,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.forms import AdminLoginForm, SignUpForm
-from accounts.models import ModerationLog, Report, Sanction
-from accounts.usernames import validate_username
+from accounts.forms import PlayerChangeForm, PlayerCreationForm
+from accounts.models import Sanction
 from games.moderation import actions as moderation
+from games.moderation.models import ModerationLog, Report
 from games.services import stats
 from games.services.errors import ServiceError
 
@@ -47,34 +46,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class PlayerCreationForm(AdminUserCreationForm):
-    """The admin's "add user" form, with the username rules of the sign-up form."""
-
-    username = SignUpForm.base_fields["username"]
-    clean_username = SignUpForm.clean_username
-
-
-class PlayerChangeForm(UserChangeForm):
-    """The admin's "change user" form: a renamed player must follow the sign-up rules too."""
-
-    def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if "username" not in self.changed_data:
-            return username  # names from before the rules stay as they are
-        validate_username(username)
-        others = User._default_manager.exclude(pk=self.instance.pk)
-        if others.filter(username__iexact=username).exists():
-            raise ValidationError(
-                _("The username “%(username)s” is taken (capital letters do not count)."),
-                code="taken",
-                params={"username": username},
-            )
-        return username
-
-
 admin.site.unregister(User)
-# The admin's log-in page says when the throttle shared with the players' page refuses a name.
-admin.site.login_form = AdminLoginForm
 
 
 class PlayerActionForm(ActionForm):
@@ -132,7 +104,7 @@ class PlayerAdmin(UserAdmin):
     @admin.display(description=_("moderation log"))
     def moderation_history(self, player) -> str:
         entries = ModerationLog.objects.filter(target=player).select_related("actor")[:20]
-        url = reverse("admin:accounts_moderationlog_changelist") + f"?target__id__exact={player.pk}"
+        url = reverse("admin:games_moderationlog_changelist") + f"?target__id__exact={player.pk}"
         rows = format_html_join(
             "",
             "<li>{} · {} · {} · {}</li>",

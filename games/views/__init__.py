@@ -1,1 +1,3 @@
-"""The games' pages: the lobby, the tables and finished games (``tables``)."""
+"""The games' pages: the lobby, tables and finished games (``tables``); a player's page and
+trying the site as a guest (``players``). Reports are moderation's (``games.moderation.views``).
+"""

@@ -29,7 +29,7 @@ def fresh_signup_limit(settings, fresh_cache) -> None:
 
 
 def try_as_guest(client: Client, address: str = "198.51.100.7"):
-    return client.post(reverse("accounts:guest"), REMOTE_ADDR=address)
+    return client.post(reverse("games:guest"), REMOTE_ADDR=address)
 
 
 def test_a_visitor_is_logged_in_as_a_readable_guest_at_a_started_bot_table(client) -> None:
@@ -78,7 +78,7 @@ def test_a_claimed_guest_keeps_the_account_its_games_and_may_log_in(client) -> N
         {"username": "ana", "password1": PASSWORD, "password2": PASSWORD},
     )
 
-    assert response.url == reverse("accounts:profile", args=["ana"])
+    assert response.url == reverse("games:profile", args=["ana"])
     guest.refresh_from_db()
     assert guest.get_username() == "ana" and guest.check_password(PASSWORD)
     assert not guests.is_guest(guest)

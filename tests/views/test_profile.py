@@ -76,7 +76,7 @@ def finish_game(db) -> FinishGame:
 
 
 def url(username: str) -> str:
-    return reverse("accounts:profile", args=[username])
+    return reverse("games:profile", args=[username])
 
 
 def stat(page: str, name: str) -> str:
