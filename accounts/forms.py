@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import (
     AdminUserCreationForm,
@@ -14,6 +15,7 @@ from django.contrib.auth.forms import (
     UserChangeForm,
     UserCreationForm,
 )
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +23,7 @@ from django.views.decorators.debug import sensitive_variables
 
 from accounts import throttle
 from accounts.backends import MAX_PASSWORD_LENGTH
+from accounts.signals import password_changed
 from accounts.usernames import STORED_MAX_LENGTH, find_user, username_taken, validate_username
 
 
@@ -57,9 +60,28 @@ class SignUpForm(UserCreationForm):
         return username
 
 
-class ClaimForm(SignUpForm):
+class AnnouncesNewPassword:
+    """For a form that changes a person's password: once it is saved, the site is told
+    (``accounts.signals.password_changed``), and what was opened under the old log-ins closes."""
+
+    def save(self, commit: bool = True) -> AbstractBaseUser:
+        user = super().save(commit=commit)
+        if commit:
+            password_changed.send(sender=type(user), user=user)
+        return user
+
+
+class ClaimForm(AnnouncesNewPassword, SignUpForm):
     """A guest's account made their own: a username and password of their choice (the games
     and statistics stay, since it is the same account)."""
+
+
+class PasswordChangeForm(AnnouncesNewPassword, auth_forms.PasswordChangeForm):
+    """A player's own password change: the old password, then the new one twice."""
+
+
+class AdminPasswordChangeForm(AnnouncesNewPassword, auth_forms.AdminPasswordChangeForm):
+    """The admin's form that sets a player's password."""
 
 
 class PlayerCreationForm(AdminUserCreationForm):

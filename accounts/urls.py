@@ -8,7 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import LoginForm
+from accounts.forms import LoginForm, PasswordChangeForm
 
 app_name = "accounts"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(
+            form_class=PasswordChangeForm,
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("accounts:password_change_done"),
         ),

@@ -23,11 +23,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.forms import PlayerChangeForm, PlayerCreationForm
+from accounts.forms import AdminPasswordChangeForm, PlayerChangeForm, PlayerCreationForm
 from accounts.models import Sanction
 from games.moderation import actions as moderation
 from games.moderation.models import ModerationLog, Report
-from games.services import stats
+from games.services import broadcast, stats
 from games.services.errors import ServiceError
 
 User = get_user_model()
@@ -60,6 +60,7 @@ class PlayerActionForm(ActionForm):
 class PlayerAdmin(UserAdmin):
     add_form = PlayerCreationForm
     form = PlayerChangeForm
+    change_password_form = AdminPasswordChangeForm
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser", "date_joined", "last_login")
     search_fields = ("username", "email")
@@ -74,6 +75,13 @@ class PlayerAdmin(UserAdmin):
         if obj is not None and not request.user.is_superuser:
             return False
         return super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            # A superuser deactivated the account by hand: like a ban, it ends the person's
+            # log-ins, and the sockets opened under them close.
+            broadcast.sessions_ended(obj.pk)
 
     def get_fieldsets(self, request: HttpRequest, obj=None):
         fieldsets = list(super().get_fieldsets(request, obj))
