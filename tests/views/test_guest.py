@@ -1,4 +1,5 @@
-"""Guests try a game against bots without signing up, and may keep the account (accounts.guests)."""
+"""Guests try a game against bots without signing up (games.views.players.try_as_guest), play
+bot tables only, and may keep the account with its games (accounts.guests)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -24,8 +26,15 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fresh_signup_limit(settings, fresh_cache) -> None:
+def fresh_signup_limit(settings) -> None:
+    # The sign-up throttle counts in the cache, which outlives a test's database.
+    cache.clear()
     settings.SIGNUPS_PER_ADDRESS_PER_HOUR = 2
+
+
+@pytest.fixture
+def dana(db):
+    return User.objects.create_user("Dana", "dana@example.com", PASSWORD)
 
 
 def try_as_guest(client: Client, address: str = "198.51.100.7"):
