@@ -3,6 +3,9 @@
 Every action goes through ``games.moderation.actions``, which writes one row of the moderation
 log in the same transaction. Moderators (staff in the Moderators group, not superusers) read a
 player's page but change a player only through these actions; the log is read-only for everyone.
+
+``ReadOnlyAdmin`` is here for every screen of rows written only by code: the games' screens
+(``games.admin``) import it from here, which is also what registers these screens.
 """
 
 from __future__ import annotations
