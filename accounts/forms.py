@@ -1,4 +1,5 @@
-"""Sign-up and log-in forms: Django's own, with our username rules and log-in throttling."""
+"""Sign-up, log-in and the admin's player forms: Django's own, with our username rules and
+log-in throttling."""
 
 from __future__ import annotations
 
@@ -6,8 +7,15 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AdminUserCreationForm,
+    AuthenticationForm,
+    UserChangeForm,
+    UserCreationForm,
+)
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
@@ -15,9 +23,8 @@ from django.views.decorators.debug import sensitive_variables
 
 from accounts import throttle
 from accounts.backends import MAX_PASSWORD_LENGTH
-from accounts.models import COMMENT_MAX_LENGTH, Report
+from accounts.signals import password_changed
 from accounts.usernames import STORED_MAX_LENGTH, find_user, username_taken, validate_username
-from taki_site.text import refuse_invisible_characters
 
 
 class SignUpForm(UserCreationForm):
@@ -53,9 +60,53 @@ class SignUpForm(UserCreationForm):
         return username
 
 
-class ClaimForm(SignUpForm):
+class AnnouncesNewPassword:
+    """For a form that changes a person's password: once it is saved, the site is told
+    (``accounts.signals.password_changed``), and what was opened under the old log-ins closes."""
+
+    def save(self, commit: bool = True) -> AbstractBaseUser:
+        user = super().save(commit=commit)
+        if commit:
+            password_changed.send(sender=type(user), user=user)
+        return user
+
+
+class ClaimForm(AnnouncesNewPassword, SignUpForm):
     """A guest's account made their own: a username and password of their choice (the games
     and statistics stay, since it is the same account)."""
+
+
+class PasswordChangeForm(AnnouncesNewPassword, auth_forms.PasswordChangeForm):
+    """A player's own password change: the old password, then the new one twice."""
+
+
+class AdminPasswordChangeForm(AnnouncesNewPassword, auth_forms.AdminPasswordChangeForm):
+    """The admin's form that sets a player's password."""
+
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """The admin's "add user" form, with the username rules of the sign-up form."""
+
+    username = SignUpForm.base_fields["username"]
+    clean_username = SignUpForm.clean_username
+
+
+class PlayerChangeForm(UserChangeForm):
+    """The admin's "change user" form: a renamed player must follow the sign-up rules too."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if "username" not in self.changed_data:
+            return username  # names from before the rules stay as they are
+        validate_username(username)
+        others = get_user_model()._default_manager.exclude(pk=self.instance.pk)
+        if others.filter(username__iexact=username).exists():
+            raise ValidationError(
+                _("The username “%(username)s” is taken (capital letters do not count)."),
+                code="taken",
+                params={"username": username},
+            )
+        return username
 
 
 class ThrottledLoginMixin:
@@ -130,24 +181,3 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
         **AdminAuthenticationForm.error_messages,
         **ThrottledLoginMixin.error_messages,
     }
-
-
-class ReportForm(forms.Form):
-    """A player reports another: whom (from a table), why, and a comment."""
-
-    target = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    category = forms.ChoiceField(label=_("What happened"), choices=Report.Category.choices)
-    comment = forms.CharField(
-        label=_("Comment"),
-        required=False,
-        max_length=COMMENT_MAX_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 4}),
-        validators=[refuse_invisible_characters],
-    )
-
-    def __init__(self, *args: Any, people: list, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [(person.pk, person.get_username()) for person in people]
-        if len(people) == 1:
-            self.fields["target"].widget = forms.HiddenInput()
-            self.fields["target"].initial = people[0].pk

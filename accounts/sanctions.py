@@ -1,10 +1,12 @@
-"""Which sanctions hold on a player now: read by the games (chat, tables) and the log-in."""
+"""Which sanctions hold on a player now: the one check the games make before a player writes in
+the chat or sits down to play (``refuse_if_active``), and the account ban's end at log-in."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats, timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction
 
@@ -20,17 +22,42 @@ def active_sanction(user: AbstractBaseUser | None, kind: str) -> Sanction | None
     return permanent[0] if permanent else max(sanctions, key=lambda sanction: sanction.ends_at)
 
 
-def refusal(user: AbstractBaseUser | None, kind: str, *, for_good: str, until: str) -> str | None:
-    """Why an active sanction of ``kind`` refuses ``user`` now, in words, or None if none
-    holds: ``for_good`` for a permanent one, else ``until`` with ``%(until)s`` its end (local
-    time)."""
+class Sanctioned(ValueError):
+    """An active sanction refuses the player: its ``kind``, and in ``message`` why and until when,
+    in the player's words."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+# What a player is told while a sanction holds: for good, or until when (local time).
+REFUSALS = {
+    Sanction.Kind.CHAT_MUTE: (
+        _("A moderator has muted your chat for good."),
+        _("A moderator has muted your chat until %(until)s."),
+    ),
+    Sanction.Kind.PLAY_BAN: (
+        _("A moderator has banned you from playing."),
+        _("A moderator has banned you from playing until %(until)s."),
+    ),
+}
+
+
+def refuse_if_active(user: AbstractBaseUser | None, kind: str) -> None:
+    """Refuse ``user`` while a sanction of ``kind`` (a chat mute or a play ban) holds on them.
+
+    :raises Sanctioned: with the words of ``REFUSALS``: for good, or until its end.
+    """
     sanction = active_sanction(user, kind)
     if sanction is None:
-        return None
+        return
+    for_good, until = REFUSALS[kind]
     if sanction.ends_at is None:
-        return for_good
+        raise Sanctioned(kind, str(for_good))
     ends = formats.date_format(timezone.localtime(sanction.ends_at), "DATETIME_FORMAT")
-    return until % {"until": ends}
+    raise Sanctioned(kind, until % {"until": ends})
 
 
 def end_lapsed_ban(user: AbstractBaseUser) -> bool:

@@ -1,16 +1,19 @@
-"""Accounts' addresses. Included at the site's root: "/accounts/…" and "/players/<name>/"."""
+"""Accounts' addresses, under "/accounts/". Included at the site's root.
+
+A player's page ("/players/<name>/") and trying the site as a guest ("/accounts/guest/") are
+the games' (games/urls.py).
+"""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import LoginForm
+from accounts.forms import LoginForm, PasswordChangeForm
 
 app_name = "accounts"
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/guest/", views.try_as_guest, name="guest"),
     path("accounts/claim/", views.claim, name="claim"),
     path(
         "accounts/login/",
@@ -24,6 +27,7 @@ urlpatterns = [
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(
+            form_class=PasswordChangeForm,
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("accounts:password_change_done"),
         ),
@@ -36,6 +40,4 @@ urlpatterns = [
         ),
         name="password_change_done",
     ),
-    path("players/<str:username>/", views.profile, name="profile"),
-    path("players/<str:username>/report/", views.report_player, name="report"),
 ]

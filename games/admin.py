@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 
 from games.models import BlockedWord, ChatMessage, Game, GameVerification, Move, Seat, Table
 from games.moderation import actions as moderation
+from games.moderation.admin import ReadOnlyAdmin
 from games.services import history
 from games.services.errors import ServiceError
 
@@ -52,19 +53,6 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written only by code (games.services, the moderation log): the admin reads them."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 

@@ -7,4 +7,15 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import signals  # noqa: F401  (connects the receivers)
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts.signals import password_changed
+        from games import signals
+
+        user_logged_out.connect(
+            signals.close_sockets_on_log_out, dispatch_uid="games.close_sockets_on_log_out"
+        )
+        password_changed.connect(
+            signals.close_sockets_on_new_password,
+            dispatch_uid="games.close_sockets_on_new_password",
+        )

@@ -375,3 +375,8 @@ class RematchInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} to {self.table}"
+
+
+# Reports and the moderation log are tables of this app too, kept in moderation's own module:
+# importing it here is what registers them when Django loads the app's models.
+from games.moderation import models as moderation_models  # noqa: E402, F401

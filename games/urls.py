@@ -1,6 +1,8 @@
 from django.urls import path
 
-from games import views
+from games.moderation.views import report_player
+from games.views import players
+from games.views import tables as views
 
 app_name = "games"
 
@@ -32,4 +34,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/<int:game_id>/", views.finished_game, name="finished_game"),
     path("games/<int:game_id>/record.json", views.record_json, name="record_json"),
+    # Beside accounts' pages, at the addresses they have always had.
+    path("accounts/guest/", players.try_as_guest, name="guest"),
+    path("players/<str:username>/", players.profile, name="profile"),
+    path("players/<str:username>/report/", report_player, name="report_player"),
 ]

@@ -25,23 +25,23 @@ PERMISSIONS = {
 
 
 def make_group(apps, schema_editor):
-    # Permissions are made after all migrations; make them now to give them to the group.
-    from django.contrib.auth.management import create_permissions
-
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, verbosity=0)
-        app_config.models_module = None
-    Group = apps.get_model("auth", "Group")
+    # Permissions are made after all migrations; make the ones the group needs now, from the
+    # models as they are at this migration (Django's own post-migrate step finds them made).
+    ContentType = apps.get_model("contenttypes", "ContentType")
     Permission = apps.get_model("auth", "Permission")
+    Group = apps.get_model("auth", "Group")
     group, _created = Group.objects.get_or_create(name=MODERATORS)
-    wanted = [
-        Permission.objects.get(
-            content_type__app_label=app, content_type__model=model, codename=f"{verb}_{model}"
-        )
-        for (app, model), verbs in PERMISSIONS.items()
-        for verb in verbs
-    ]
+    wanted = []
+    for (app, model), verbs in PERMISSIONS.items():
+        content_type, _created = ContentType.objects.get_or_create(app_label=app, model=model)
+        name = apps.get_model(app, model)._meta.verbose_name_raw
+        for verb in verbs:
+            permission, _created = Permission.objects.get_or_create(
+                content_type=content_type,
+                codename=f"{verb}_{model}",
+                defaults={"name": f"Can {verb} {name}"},
+            )
+            wanted.append(permission)
     group.permissions.set(wanted)
 
 

@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import ModerationLog, Report, Sanction
+from accounts.models import Sanction
 from accounts.usernames import validate_username
 from games.models import ChatMessage, Game, GameVerification, Table
+from games.moderation.models import ModerationLog, Report
 from games.services import broadcast, history, tables
 from games.services.errors import ServiceError
 

@@ -17,11 +17,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from accounts.sanctions import refusal
 from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Seat, Table
 from games.services import broadcast
 from games.services.access import signed_in_id
-from games.services.errors import ServiceError
+from games.services.errors import ServiceError, refuse_if_sanctioned
 from taki_site.text import has_invisible_characters
 
 User = AbstractBaseUser
@@ -106,14 +105,7 @@ def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage
 
 
 def _check_not_muted(user: User) -> None:
-    words = refusal(
-        user,
-        Sanction.Kind.CHAT_MUTE,
-        for_good=_("A moderator has muted your chat for good."),
-        until=_("A moderator has muted your chat until %(until)s."),
-    )
-    if words is not None:
-        raise ServiceError("forbidden", words)
+    refuse_if_sanctioned(user, Sanction.Kind.CHAT_MUTE)
 
 
 def contains_blocked_word(text: str) -> bool:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy
+
+from accounts import sanctions
 
 # Our words for the engine's error codes (GAME_RECORD.md); the engine's own messages are English.
 ENGINE_MESSAGES = {
@@ -35,3 +38,14 @@ class ServiceError(ValueError):
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r})"
+
+
+def refuse_if_sanctioned(user: AbstractBaseUser, kind: str) -> None:
+    """Refuse ``user`` while a sanction of ``kind`` holds on them (``accounts.sanctions``).
+
+    :raises ServiceError: ``forbidden``, saying why and until when.
+    """
+    try:
+        sanctions.refuse_if_active(user, kind)
+    except sanctions.Sanctioned as refusal:
+        raise ServiceError("forbidden", refusal.message) from None

@@ -15,13 +15,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from accounts.sanctions import refusal
 from games.engine import GameState, shuffled_deck
 from games.engine.bots import BOTS
 from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
 from games.services import broadcast
 from games.services.access import invite_matches
-from games.services.errors import ServiceError
+from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
 from games.services.moves import replace_by_bot, schedule
 from taki_site.text import has_invisible_characters
@@ -225,14 +224,7 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
 
 def check_may_play(user: User) -> None:
     """:raises ServiceError: ``forbidden`` while a play ban holds, saying until when."""
-    words = refusal(
-        user,
-        Sanction.Kind.PLAY_BAN,
-        for_good=_("A moderator has banned you from playing."),
-        until=_("A moderator has banned you from playing until %(until)s."),
-    )
-    if words is not None:
-        raise ServiceError("forbidden", words)
+    refuse_if_sanctioned(user, Sanction.Kind.PLAY_BAN)
 
 
 def withdraw_player(user: User) -> None:

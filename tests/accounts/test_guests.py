@@ -1,4 +1,5 @@
-"""Guests try a game against bots without signing up, and may keep the account (accounts.guests)."""
+"""Guest accounts (accounts.guests): made with a readable name and no password, claimed with a
+name and password of the player's own, and deleted when left unclaimed."""
 
 from __future__ import annotations
 
@@ -15,100 +16,72 @@ from django.utils import timezone
 
 from accounts import guests
 from accounts.models import Guest
-from games.models import Table
-from games.services import tables
+from accounts.signals import password_changed
 from tests.accounts.conftest import PASSWORD
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fresh_signup_limit(settings, fresh_cache) -> None:
-    settings.SIGNUPS_PER_ADDRESS_PER_HOUR = 2
+def claim(client: Client, username: str = "ana"):
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD}
+    return client.post(reverse("accounts:claim"), data)
 
 
-def try_as_guest(client: Client, address: str = "198.51.100.7"):
-    return client.post(reverse("accounts:guest"), REMOTE_ADDR=address)
+@pytest.fixture
+def guest_client(client: Client) -> Client:
+    client.force_login(guests.create_guest())
+    return client
 
 
-def test_a_visitor_is_logged_in_as_a_readable_guest_at_a_started_bot_table(client) -> None:
-    response = try_as_guest(client)
+def test_a_guest_has_a_readable_name_and_no_usable_password() -> None:
+    guest = guests.create_guest()
 
-    user = User.objects.get()
-    assert re.fullmatch(r"Guest-\d{4}", user.get_username())
-    assert not user.has_usable_password()
-    table = Table.objects.get(host=user)
-    assert response.url == reverse("games:table", args=[table.pk])
-    assert table.status == Table.Status.PLAYING and table.against_bots and not table.public
-    assert client.get(reverse("games:my_games")).status_code == 200  # logged in
+    assert re.fullmatch(r"Guest-\d{4}", guest.get_username())
+    assert not guest.has_usable_password()
+    assert guests.is_guest(guest)
 
 
-def test_guests_count_against_the_signup_limit_of_their_address() -> None:
-    for _ in range(2):
-        try_as_guest(Client())
-
-    response = try_as_guest(Client(), "198.51.100.7")
-
-    assert User.objects.count() == 2
-    assert response.url == reverse("games:home")
-    assert try_as_guest(Client(), "198.51.100.8").status_code == 302
-    assert User.objects.count() == 3
-
-
-def test_a_guest_may_neither_open_nor_join_a_table_with_people(client, dana) -> None:
-    try_as_guest(client)
-    table = tables.create_table(dana, name="Open one", seat_count=3)
-
-    opened = client.get(reverse("games:create_table"))
-    joined = client.post(reverse("games:join", args=[table.pk]))
-
-    assert opened.url == reverse("accounts:claim")
-    assert joined.url == reverse("accounts:claim")
-    assert table.seats.filter(user__guest__isnull=False).count() == 0
-
-
-def test_a_claimed_guest_keeps_the_account_its_games_and_may_log_in(client) -> None:
-    try_as_guest(client)
+def test_claiming_keeps_the_same_account_under_the_new_name(guest_client: Client) -> None:
     guest = User.objects.get()
-    table = Table.objects.get(host=guest)
 
-    response = client.post(
-        reverse("accounts:claim"),
-        {"username": "ana", "password1": PASSWORD, "password2": PASSWORD},
-    )
+    response = claim(guest_client)
 
-    assert response.url == reverse("accounts:profile", args=["ana"])
+    assert response.url == reverse("games:profile", args=["ana"])
     guest.refresh_from_db()
     assert guest.get_username() == "ana" and guest.check_password(PASSWORD)
     assert not guests.is_guest(guest)
-    assert table.seats.filter(user=guest).exists()
-    assert client.get(reverse("games:create_table")).status_code == 200  # still logged in
     assert Client().login(username="ana", password=PASSWORD)
 
 
-def test_a_claim_refuses_a_taken_name(client, dana) -> None:
-    try_as_guest(client)
+def test_claiming_tells_the_site_the_account_has_a_password(guest_client: Client) -> None:
+    told = []
 
-    response = client.post(
-        reverse("accounts:claim"),
-        {"username": "DANA", "password1": PASSWORD, "password2": PASSWORD},
-    )
+    def receive(sender, user, **kwargs) -> None:
+        told.append(user.get_username())
 
-    assert response.status_code == 200
-    assert "taken" in response.context["form"].errors["username"][0]
-    assert guests.is_guest(User.objects.exclude(pk=dana.pk).get())
+    password_changed.connect(receive)
+    try:
+        claim(guest_client)
+    finally:
+        password_changed.disconnect(receive)
+
+    assert told == ["ana"]
 
 
-def test_stale_unclaimed_guests_are_deleted_with_their_bot_tables(client, dana) -> None:
-    try_as_guest(client)
-    old = User.objects.exclude(pk=dana.pk).get()
+def test_someone_who_is_not_a_guest_has_nothing_to_claim(client: Client, dana) -> None:
+    client.force_login(dana)
+
+    response = claim(client)
+
+    assert response.url == reverse("games:profile", args=["Dana"])
+    assert User.objects.get(pk=dana.pk).get_username() == "Dana"
+
+
+def test_stale_unclaimed_guests_are_deleted_and_recent_ones_kept(dana) -> None:
+    old, fresh = guests.create_guest(), guests.create_guest()
     Guest.objects.filter(user=old).update(created_at=timezone.now() - timedelta(days=30))
-    User.objects.filter(pk=old.pk).update(last_login=timezone.now() - timedelta(days=30))
-    Table.objects.filter(host=old).update(created_at=timezone.now() - timedelta(days=30))
-    fresh = guests.create_guest()
 
     call_command("delete_stale_guests", "--days", "7", stdout=io.StringIO())
 
     assert set(User.objects.values_list("pk", flat=True)) == {dana.pk, fresh.pk}
-    assert not Table.objects.filter(host_id=old.pk).exists()

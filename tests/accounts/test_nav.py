@@ -28,7 +28,7 @@ def test_it_offers_a_player_their_profile_and_a_log_out_form(client: Client, dan
 
     nav = header(client)
 
-    assert f'href="{reverse("accounts:profile", args=["Dana"])}">My profile</a>' in nav
+    assert f'href="{reverse("games:profile", args=["Dana"])}">My profile</a>' in nav
     assert f'method="post" action="{reverse("accounts:logout")}"' in nav
     assert "Log out (Dana)" in nav
     assert "Sign up" not in nav

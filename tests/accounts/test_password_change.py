@@ -1,15 +1,31 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.signals import password_changed
 from tests.accounts.conftest import PASSWORD
 
 URL = reverse("accounts:password_change")
 NEW_PASSWORD = "another-long-passphrase"
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def told() -> Iterator[list]:
+    """The people ``accounts.signals.password_changed`` was sent for, in order."""
+    people = []
+
+    def receive(sender, user, **kwargs) -> None:
+        people.append(user)
+
+    password_changed.connect(receive)
+    yield people
+    password_changed.disconnect(receive)
 
 
 def change(client: Client, old: str = PASSWORD, new: str = NEW_PASSWORD, again: str | None = None):
@@ -73,3 +89,31 @@ def test_it_rejects_new_passwords_that_differ(client: Client, dana) -> None:
     assert response.context["form"].errors["new_password2"]
     dana.refresh_from_db()
     assert dana.check_password(PASSWORD)
+
+
+def test_it_tells_the_site_once_the_password_changed(client: Client, dana, told) -> None:
+    client.force_login(dana)
+
+    change(client)
+
+    assert told == [dana]
+    assert told[0].check_password(NEW_PASSWORD)
+
+
+def test_a_refused_change_tells_the_site_nothing(client: Client, dana, told) -> None:
+    client.force_login(dana)
+
+    change(client, old="not-it")
+
+    assert told == []
+
+
+def test_saving_a_player_for_another_reason_tells_nothing_and_reads_nothing_more(
+    dana, told, django_assert_num_queries
+) -> None:
+    dana.first_name = "Dana"
+
+    with django_assert_num_queries(1):  # the UPDATE alone
+        dana.save()
+
+    assert told == []

@@ -132,6 +132,47 @@ async def test_logging_out_closes_the_sockets_opened_before(table, alice) -> Non
     assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
 
 
+async def test_changing_the_password_closes_the_sockets_opened_before(table, alice) -> None:
+    socket, client = await signed_in_socket(table, alice)
+    new = "alice-password-2"
+
+    await database_sync_to_async(client.post)(
+        reverse("accounts:password_change"),
+        {"old_password": "alice-password-1", "new_password1": new, "new_password2": new},
+    )
+
+    assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
+
+
+async def test_a_password_set_in_the_admin_closes_the_players_sockets(
+    table, alice, moderator
+) -> None:
+    socket, _client = await signed_in_socket(table, alice)
+    admin = Client()
+    await database_sync_to_async(admin.force_login)(moderator)
+    new = "alice-password-2"
+
+    await database_sync_to_async(admin.post)(
+        reverse("admin:auth_user_password_change", args=[alice.pk]),
+        {"usable_password": "true", "password1": new, "password2": new},
+    )
+
+    assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
+    assert await database_sync_to_async(lambda: Client().login(username="alice", password=new))()
+
+
+async def test_a_password_change_refused_by_the_form_leaves_the_sockets_open(table, alice) -> None:
+    socket, client = await signed_in_socket(table, alice)
+
+    await database_sync_to_async(client.post)(
+        reverse("accounts:password_change"),
+        {"old_password": "wrong", "new_password1": "x-1-y-2-z", "new_password2": "x-1-y-2-z"},
+    )
+
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
+
+
 async def test_a_socket_whose_log_in_ended_cannot_act(table, alice) -> None:
     socket, _client = await signed_in_socket(table, alice)
     # The session ends without a log-out signal (it expired, or was flushed elsewhere).

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Report, Sanction
+from accounts.models import Sanction
+from games.moderation.models import Report
 from games.services import chat
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +70,7 @@ def test_a_report_from_a_profile(client: Client, alice, bob) -> None:
     client.force_login(alice)
 
     response = client.post(
-        reverse("accounts:report", args=["bob"]),
+        reverse("games:report_player", args=["bob"]),
         {"target": bob.pk, "category": "offensive_name", "comment": ""},
         follow=True,
     )
@@ -103,7 +104,7 @@ def test_the_profile_shows_the_games_left(client: Client, alice, bob, make_table
     table = make_table(players=[bob], seat_count=3, start=True)
     tables.leave_table(table.pk, bob)
 
-    page = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+    page = client.get(reverse("games:profile", args=["bob"])).content.decode()
 
     assert '<dd data-stat="left">1</dd>' in page
 

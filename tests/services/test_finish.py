@@ -46,7 +46,7 @@ def pushed_to(table: Table, user) -> str:
 
 
 def profile(client: Client, username: str) -> str:
-    return client.get(reverse("accounts:profile", args=[username])).content.decode()
+    return client.get(reverse("games:profile", args=[username])).content.decode()
 
 
 def game_page(client: Client, game: Game, step: int | None = None) -> str:

@@ -109,7 +109,7 @@ def test_a_seat_a_bot_took_over_is_the_bots_on_the_page_and_left_in_the_stats(
 
 
 def test_the_profile_says_left_for_a_game_a_bot_finished(client: Client, taken_over) -> None:
-    page = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+    page = client.get(reverse("games:profile", args=["bob"])).content.decode()
 
     assert 'data-stat="left">1<' in page
     assert 'data-result="left"' in page
@@ -173,7 +173,7 @@ def test_the_home_page_and_the_nav_link_the_rules_watch_and_guests(client: Clien
 
     assert f'href="{reverse("games:rules")}"' in page
     assert f'href="{reverse("games:watch")}"' in page
-    assert f'action="{reverse("accounts:guest")}"' in page
+    assert f'action="{reverse("games:guest")}"' in page
 
 
 def test_a_replay_step_asked_by_htmx_is_the_replay_fragment_with_every_hand(

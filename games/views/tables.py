@@ -1,4 +1,4 @@
-"""Pages of the games app: lobby, tables, finished games (issue 3).
+"""The games' pages: the lobby, the tables, finished games, the chat's mutes and reports.
 
 Views only check who may see what, call ``games.services`` and render; every rule is decided
 there or in the engine. State changes are POST only; a refusal from the services becomes a
@@ -24,10 +24,10 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from accounts import guests
-from accounts.views import report as report_view
 from games.forms import TableForm
 from games.models import ChatMessage, Game, Table
 from games.moderation import actions as moderation
+from games.moderation.views import report as report_view
 from games.presenters import (
     finished_game_context,
     listings,

@@ -7,12 +7,23 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from games.services import broadcast
 from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 CHANGELIST = reverse("admin:auth_user_changelist")
+
+
+@pytest.fixture
+def dana(db):
+    return User.objects.create_user("Dana", "dana@example.com", PASSWORD)
+
+
+@pytest.fixture
+def ben(db):
+    return User.objects.create_user("ben", "", PASSWORD)
 
 
 @pytest.fixture
@@ -106,3 +117,20 @@ def test_it_refuses_to_rename_a_player_to_a_look_alike(mod_client: Client, dana,
 
     assert "Use only the letters" in response.content.decode()
     assert User.objects.get(pk=ben.pk).username == "ben"
+
+
+def test_deactivating_a_player_by_hand_closes_their_sockets(
+    mod_client: Client, dana, monkeypatch
+) -> None:
+    ended = []
+    monkeypatch.setattr(broadcast, "sessions_ended", ended.append)
+    fields = {"username": "Dana", "date_joined_0": "2025-01-01", "date_joined_1": "00:00:00"}
+    url = reverse("admin:auth_user_change", args=[dana.pk])
+
+    mod_client.post(url, {**fields, "is_active": "on", "first_name": "D"})
+    assert User.objects.get(pk=dana.pk).first_name == "D"
+    assert ended == []  # saved for another reason
+    mod_client.post(url, fields)  # "active" unticked
+
+    assert not User.objects.get(pk=dana.pk).is_active
+    assert ended == [dana.pk]

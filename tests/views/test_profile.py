@@ -1,19 +1,82 @@
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
+
+from games.engine import GameState, shuffled_deck
+from games.models import Game, Seat, Table
+from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 
 
+@pytest.fixture
+def dana(db) -> AbstractBaseUser:
+    return User.objects.create_user("Dana", "dana@example.com", PASSWORD)
+
+
+@pytest.fixture
+def ben(db) -> AbstractBaseUser:
+    return User.objects.create_user("ben", "", PASSWORD)
+
+
+FinishGame = Callable[..., Game]
+
+
+@pytest.fixture
+def finish_game(db) -> FinishGame:
+    """Make a finished game: ``finish_game(dana, ben, winner=dana, finished_at=…)``.
+
+    Each player is a user, or a ``(bot_name, replaced_user)`` pair for a seat a bot took over.
+    """
+    count = 0
+
+    def make(*players, winner, finished_at: datetime | None = None) -> Game:
+        nonlocal count
+        count += 1
+        host = next(p for p in players if isinstance(p, User))
+        table = Table.objects.create(
+            name=f"Table {count}", host=host, seat_count=len(players), status="finished"
+        )
+        names, winner_position = [], None
+        for position, player in enumerate(players):
+            if isinstance(player, tuple):
+                bot, replaced = player
+                Seat.objects.create(table=table, position=position, bot=bot, replaced_user=replaced)
+                names.append(replaced.get_username())
+                person = replaced
+            else:
+                Seat.objects.create(table=table, position=position, user=player)
+                names.append(player.get_username())
+                person = player
+            if person == winner:
+                winner_position = position
+        deck = shuffled_deck(random.Random(count))
+        return Game.objects.create(
+            table=table,
+            seed=str(count),
+            players=names,
+            deck=deck,
+            first_player=0,
+            state=GameState(deck, len(players)).to_snapshot(),
+            winner=winner_position,
+            finished_at=finished_at or datetime(2025, 1, count, 12, 0, tzinfo=UTC),
+        )
+
+    return make
+
+
 def url(username: str) -> str:
-    return reverse("accounts:profile", args=[username])
+    return reverse("games:profile", args=[username])
 
 
 def stat(page: str, name: str) -> str:
@@ -31,7 +94,7 @@ def test_it_shows_a_new_player_with_no_games(client: Client, dana) -> None:
 
     page = response.content.decode()
     assert response.status_code == 200
-    assert response.templates[0].name == "accounts/profile.html"
+    assert response.templates[0].name == "games/profile.html"
     assert "<h1>Dana</h1>" in page
     assert stat(page, "played") == "0"
     assert stat(page, "won") == "0"

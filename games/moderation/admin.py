@@ -1,0 +1,407 @@
+"""The moderators' screens: players (ban, unban, rename), sanctions, reports and the log.
+
+Every action goes through ``games.moderation.actions``, which writes one row of the moderation
+log in the same transaction. Moderators (staff in the Moderators group, not superusers) read a
+player's page but change a player only through these actions; the log is read-only for everyone.
+
+``ReadOnlyAdmin`` is here for every screen of rows written only by code: the games' screens
+(``games.admin``) import it from here, which is also what registers these screens.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts.forms import AdminPasswordChangeForm, PlayerChangeForm, PlayerCreationForm
+from accounts.models import Sanction
+from games.moderation import actions as moderation
+from games.moderation.models import ModerationLog, Report
+from games.services import broadcast, stats
+from games.services.errors import ServiceError
+
+User = get_user_model()
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by code (games.services, the moderation log): the admin reads them."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+admin.site.unregister(User)
+
+
+class PlayerActionForm(ActionForm):
+    """The players' action bar: a reason for every action, and the new name for a rename."""
+
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
+    new_name = forms.CharField(label=_("New name"), required=False, max_length=20)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
+    change_password_form = AdminPasswordChangeForm
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined", "last_login")
+    search_fields = ("username", "email")
+    ordering = ("-date_joined",)
+    actions = ("ban", "unban", "rename")
+    action_form = PlayerActionForm
+    moderation_fields = ("leaver_statistics", "active_sanctions", "moderation_history")
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        # Only a superuser edits a player's page (or their password); moderators act through
+        # the actions, whose permission is checked without a player.
+        if obj is not None and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            # A superuser deactivated the account by hand: like a ban, it ends the person's
+            # log-ins, and the sockets opened under them close.
+            broadcast.sessions_ended(obj.pk)
+
+    def get_fieldsets(self, request: HttpRequest, obj=None):
+        fieldsets = list(super().get_fieldsets(request, obj))
+        if obj is None:
+            return fieldsets
+        if not request.user.is_superuser:
+            fieldsets = [
+                (None, {"fields": ("username", "email", "is_active", "is_staff")}),
+                (_("Important dates"), {"fields": ("last_login", "date_joined")}),
+            ]
+        return [*fieldsets, (_("Moderation"), {"fields": self.moderation_fields})]
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        return (*super().get_readonly_fields(request, obj), *self.moderation_fields)
+
+    @admin.display(description=_("leaver statistics"))
+    def leaver_statistics(self, player) -> str:
+        counts = stats.leaver_stats(player)
+        return _("%(left)d games left, %(timeouts)d lost to timeouts, %(aborted)d aborted") % (
+            counts
+        )
+
+    @admin.display(description=_("active sanctions"))
+    def active_sanctions(self, player) -> str:
+        active = Sanction.objects.active().filter(user=player)
+        return ", ".join(str(sanction.get_kind_display()) for sanction in active) or "—"
+
+    @admin.display(description=_("moderation log"))
+    def moderation_history(self, player) -> str:
+        entries = ModerationLog.objects.filter(target=player).select_related("actor")[:20]
+        url = reverse("admin:games_moderationlog_changelist") + f"?target__id__exact={player.pk}"
+        rows = format_html_join(
+            "",
+            "<li>{} · {} · {} · {}</li>",
+            (
+                (
+                    formats.date_format(
+                        timezone.localtime(entry.created_at), "SHORT_DATETIME_FORMAT"
+                    ),
+                    entry.actor or "—",
+                    entry.get_action_display(),
+                    entry.reason,
+                )
+                for entry in entries
+            ),
+        )
+        return format_html('<ul>{}</ul><a href="{}">{}</a>', rows, url, _("The whole log"))
+
+    def _each(self, request: HttpRequest, queryset: QuerySet, act) -> int:
+        """Run ``act(player)`` on each selected player; a refusal is shown, the rest go on."""
+        done = 0
+        for player in queryset:
+            try:
+                act(player)
+            except ServiceError as error:
+                self.message_user(
+                    request, f"{player.get_username()}: {error.message}", messages.WARNING
+                )
+            else:
+                done += 1
+        return done
+
+    @admin.action(description=_("Ban the selected players"), permissions=["change"])
+    def ban(self, request: HttpRequest, queryset: QuerySet) -> None:
+        """A permanent account ban: see ``moderation.impose_sanction``."""
+        reason = request.POST.get("reason", "")
+        active = queryset.filter(is_active=True)
+        count = self._each(
+            request, active, lambda player: moderation.ban(request.user, player, reason)
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d player banned.", "%(count)d players banned.", count)
+            % {"count": count},
+            messages.SUCCESS if count else messages.WARNING,
+        )
+
+    @admin.action(description=_("Unban the selected players"), permissions=["change"])
+    def unban(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reason = request.POST.get("reason", "")
+        banned = queryset.filter(is_active=False)
+        count = self._each(
+            request, banned, lambda player: moderation.unban(request.user, player, reason)
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d player unbanned.", "%(count)d players unbanned.", count)
+            % {"count": count},
+            messages.SUCCESS if count else messages.WARNING,
+        )
+
+    @admin.action(
+        description=_("Rename the selected player (to the new name)"), permissions=["change"]
+    )
+    def rename(self, request: HttpRequest, queryset: QuerySet) -> None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Rename one player at a time."), messages.ERROR)
+            return
+        player = queryset.get()
+        old_name = player.get_username()
+        new_name = request.POST.get("new_name", "").strip()
+        reason = request.POST.get("reason", "")
+        if self._each(
+            request, [player], lambda p: moderation.rename(request.user, p, new_name, reason)
+        ):
+            self.message_user(
+                request,
+                _("%(old)s is now called %(new)s.") % {"old": old_name, "new": new_name},
+                messages.SUCCESS,
+            )
+
+
+# ------------------------------------------------------------------ sanctions
+
+DURATIONS = (
+    ("1h", _("1 hour"), timedelta(hours=1)),
+    ("1d", _("1 day"), timedelta(days=1)),
+    ("7d", _("1 week"), timedelta(days=7)),
+    ("30d", _("30 days"), timedelta(days=30)),
+    ("permanent", _("Permanent"), None),
+)
+
+
+class SanctionForm(forms.ModelForm):
+    """A new sanction: whom, which, why and for how long."""
+
+    duration = forms.ChoiceField(
+        label=_("Duration"), choices=[(code, label) for code, label, _length in DURATIONS]
+    )
+
+    class Meta:
+        model = Sanction
+        fields = ("user", "kind", "reason")
+
+    def ends_at(self):
+        length = {code: length for code, _label, length in DURATIONS}[self.cleaned_data["duration"]]
+        return None if length is None else timezone.now() + length
+
+
+class LiftForm(forms.ModelForm):
+    """Lifting a sanction early, with a reason."""
+
+    class Meta:
+        model = Sanction
+        fields = ("lift_reason",)
+
+    def clean_lift_reason(self) -> str:
+        reason = self.cleaned_data["lift_reason"].strip()
+        if not reason:
+            raise ValidationError(_("Give a reason for lifting the sanction."))
+        return reason
+
+
+@admin.register(Sanction)
+class SanctionAdmin(admin.ModelAdmin):
+    """Chat mutes, play bans and account bans: imposed here (the add form) and lifted here (an
+    active sanction's page asks for the reason); never edited otherwise nor deleted."""
+
+    list_display = ("user", "kind", "reason", "created_by", "created_at", "ends_at", "active")
+    list_filter = ("kind", "created_at")
+    list_select_related = ("user", "created_by")
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user",)
+    shown = (
+        "user",
+        "kind",
+        "reason",
+        "created_by",
+        "created_at",
+        "ends_at",
+        "lifted_at",
+        "lifted_by",
+    )
+
+    @admin.display(description=_("active"), boolean=True)
+    def active(self, sanction: Sanction) -> bool:
+        return sanction.is_active
+
+    def get_form(self, request: HttpRequest, obj=None, change=False, **kwargs):
+        kwargs["form"] = LiftForm if obj is not None else SanctionForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj=None):
+        if obj is None:
+            return ("user", "kind", "reason", "duration")
+        return (*self.shown, "lift_reason")
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        if obj is None:
+            return ()
+        return self.shown if obj.is_active else (*self.shown, "lift_reason")
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Sanction, form, change: bool) -> None:
+        # The admin's change view runs this in its transaction: the sanction and its log row
+        # are one.
+        if change:
+            moderation.lift_sanction(request.user, obj, form.cleaned_data["lift_reason"])
+            return
+        sanction = moderation.impose_sanction(
+            request.user, obj.user, obj.kind, obj.reason, form.ends_at()
+        )
+        obj.pk = sanction.pk
+        obj._state.adding = False
+
+    def add_view(self, request: HttpRequest, form_url="", extra_context=None):
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        try:
+            return super().change_view(request, object_id, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
+# ------------------------------------------------------------------ reports
+
+
+class ReportForm(forms.ModelForm):
+    class Meta:
+        model = Report
+        fields = ("status", "notes")
+
+    def clean_status(self) -> str:
+        status = self.cleaned_data["status"]
+        if status == Report.Status.OPEN:
+            raise ValidationError(_("Resolve or dismiss the report."))
+        return status
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    """The queue: open reports first; a moderator resolves or dismisses each, with notes."""
+
+    form = ReportForm
+    list_display = ("created_at", "category", "target", "filer", "status", "handled_by")
+    list_filter = ("status", "category", "created_at")
+    list_select_related = ("target", "filer", "handled_by")
+    search_fields = ("target__username", "filer__username", "comment")
+    ordering = ("-created_at",)
+    shown = (
+        "filer",
+        "target",
+        "category",
+        "comment",
+        "table_link",
+        "recent_chat",
+        "created_at",
+        "handled_by",
+        "handled_at",
+    )
+
+    def get_fields(self, request: HttpRequest, obj=None):
+        return (*self.shown, "status", "notes")
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        if obj is not None and obj.status != Report.Status.OPEN:
+            return (*self.shown, "status", "notes")
+        return self.shown
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # filed by players
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("table"))
+    def table_link(self, report: Report) -> str:
+        if report.table_id is None:
+            return "—"
+        url = reverse("admin:games_table_change", args=[report.table_id])
+        page = reverse("games:table", args=[report.table_id])
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>', url, report.table, page, _("Watch")
+        )
+
+    @admin.display(description=_("recent chat"))
+    def recent_chat(self, report: Report) -> str:
+        if not report.chat_snapshot:
+            return "—"
+        rows = format_html_join(
+            "",
+            "<li><strong>{}</strong>: {}</li>",
+            ((line.get("author", ""), line.get("text", "")) for line in report.chat_snapshot),
+        )
+        return format_html("<ul>{}</ul>", rows)
+
+    def save_model(self, request: HttpRequest, obj: Report, form, change: bool) -> None:
+        moderation.handle_report(
+            request.user, obj, form.cleaned_data["status"], form.cleaned_data["notes"]
+        )
+
+
+# ------------------------------------------------------------------ the log
+
+
+@admin.register(ModerationLog)
+class ModerationLogAdmin(ReadOnlyAdmin):
+    """Every moderator action, to read: nobody adds, changes or deletes a row here, not even a
+    superuser."""
+
+    list_display = ("created_at", "actor", "action", "target", "object_link", "reason")
+    list_filter = ("action", "created_at", ("actor", admin.RelatedOnlyFieldListFilter))
+    list_select_related = ("actor", "target")
+    search_fields = ("target__username", "actor__username", "object_repr", "reason")
+    readonly_fields = ("created_at", "actor", "action", "target", "object_link", "reason")
+    fields = readonly_fields
+
+    @admin.display(description=_("object"))
+    def object_link(self, entry: ModerationLog) -> str:
+        if entry.object_url:
+            return format_html('<a href="{}">{}</a>', entry.object_url, entry.object_repr)
+        return entry.object_repr

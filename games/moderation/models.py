@@ -1,0 +1,125 @@
+"""Reports and the moderation log.
+
+A player reports another (from a table or a profile); moderators handle the report in the
+admin's queue. The moderation log is append-only: a row is written in the same transaction as
+the moderator's action it records (``games.moderation.actions``), and never changed nor deleted.
+
+These are models of the games app, registered through ``games.models``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import COMMENT_MAX_LENGTH
+
+
+class Report(models.Model):
+    """A player reports another; moderators handle it in the admin's queue."""
+
+    class Category(models.TextChoices):
+        ABUSIVE_CHAT = "abusive_chat", _("Abusive chat")
+        OFFENSIVE_NAME = "offensive_name", _("Offensive name")
+        LEAVING = "leaving", _("Leaving or stalling games")
+        CHEATING = "cheating", _("Cheating or collusion")
+        OTHER = "other", _("Other")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+        DISMISSED = "dismissed", _("Dismissed")
+
+    filer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_filed"
+    )
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    category = models.CharField(_("category"), max_length=16, choices=Category.choices)
+    comment = models.TextField(_("comment"), max_length=COMMENT_MAX_LENGTH, blank=True)
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The recent chat at the table when the report was filed: [{"author", "room", "text", "at"}].
+    chat_snapshot = models.JSONField(_("recent chat"), default=list, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    notes = models.TextField(_("moderator notes"), blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("filed at"), auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["filer", "target", "category"],
+                condition=Q(status="open"),
+                name="one_open_report_per_filer_target_category",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_category_display()}: {self.target} ({self.filer})"
+
+
+class ModerationLogError(RuntimeError):
+    """Someone tried to change or delete a row of the moderation log."""
+
+
+class ModerationLog(models.Model):
+    """One moderator action: who, what, whom, why, when. Append-only."""
+
+    class Action(models.TextChoices):
+        HIDE_MESSAGE = "hide_message", _("Hid a chat message")
+        HANDLE_REPORT = "handle_report", _("Handled a report")
+        SANCTION = "sanction", _("Imposed a sanction")
+        LIFT = "lift", _("Lifted a sanction")
+        ABORT = "abort", _("Aborted a table")
+        RENAME = "rename", _("Renamed a player")
+        BAN = "ban", _("Banned a player")
+        UNBAN = "unban", _("Unbanned a player")
+        WATCH = "watch", _("Watched a table")
+        VERIFY = "verify", _("Verified a game")
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="moderation_entries",
+    )
+    object_repr = models.CharField(_("object"), max_length=200, blank=True)
+    object_url = models.CharField(_("link"), max_length=200, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        app_label = "games"
+        verbose_name = _("moderation log entry")
+        verbose_name_plural = _("moderation log")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.actor} · {self.get_action_display()} · {self.object_repr}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ModerationLogError("the moderation log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ModerationLogError("the moderation log is append-only")

@@ -1,0 +1,50 @@
+"""Filing a report: from a player's page, or from a table (``games.views.tables.report``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from accounts.usernames import find_user
+from games.models import Table
+from games.moderation import actions as moderation
+from games.moderation.forms import ReportForm
+from games.services.errors import ServiceError
+
+
+@login_required
+def report_player(request: HttpRequest, username: str) -> HttpResponse:
+    """Report a player from their profile."""
+    player = find_user(username)
+    if player is None:
+        raise Http404("no such player")
+    back = reverse("games:profile", args=[player.get_username()])
+    return report(request, [player], back)
+
+
+def report(
+    request: HttpRequest, people: list, back: str, table: Table | None = None
+) -> HttpResponse:
+    """The report form, for one of ``people``; the filer goes ``back`` with "report received"."""
+    form = ReportForm(request.POST or None, people=people)
+    if request.method == "POST" and form.is_valid():
+        target = next(person for person in people if person.pk == form.cleaned_data["target"])
+        try:
+            moderation.file_report(
+                request.user,
+                target,
+                form.cleaned_data["category"],
+                form.cleaned_data["comment"],
+                table=table,
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Report received: thank you. A moderator will look at it."))
+            return redirect(back)
+    context = {"form": form, "people": people, "back": back, "table": table}
+    return render(request, "games/report.html", context)

@@ -1,0 +1,63 @@
+"""A player's page (their statistics and recent games), and trying the site as a guest."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import guests, throttle
+from accounts.usernames import find_user
+from games.services import stats, tables
+from games.services.errors import ServiceError
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = find_user(username)
+    if player is None:
+        raise Http404("no such player")
+    if player.get_username() != username:
+        # One address per player: /players/DANA/ leads to /players/dana/.
+        return redirect("games:profile", username=player.get_username(), permanent=True)
+    return render(
+        request,
+        "games/profile.html",
+        {
+            "player": player,
+            "stats": stats.player_stats(player, viewer=request.user),
+            "games_left": stats.games_left(player),
+        },
+    )
+
+
+@require_POST
+def try_as_guest(request: HttpRequest) -> HttpResponse:
+    """A visitor plays against bots at once, as a guest (``accounts.guests`` makes the account),
+    counted against the sign-up throttle of their address like any new account."""
+    if request.user.is_authenticated:
+        return redirect("games:home")
+    if not throttle.reserve_signup(request):
+        messages.error(
+            request, _("Too many new accounts from your network. Please try again in an hour.")
+        )
+        return redirect("games:home")
+    user = guests.create_guest()
+    login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
+    try:
+        table = tables.play_against_bots(user, opponents=3)
+    except ServiceError as error:  # pragma: no cover - a new account may always play bots
+        messages.error(request, error.message)
+        return redirect("games:home")
+    messages.info(
+        request,
+        _(
+            "You are playing as %(username)s, a guest. Keep your games: claim the account "
+            "with a name and password of your own."
+        )
+        % {"username": user.get_username()},
+    )
+    return redirect(reverse("games:table", args=[table.pk]))
