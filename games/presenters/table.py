@@ -205,9 +205,10 @@ class TableView:
 
 
 def read_table(table_id: int) -> TableView:
-    """Read a table, its game, its seats and its last moves in three statements written once
-    (``store.read_table``: a socket reads the table whenever its process did not store the
-    change, on every move with several processes), for everyone at once.
+    """The :class:`TableView` of a table as it stands in the database now, for everyone at once:
+    the table, its game, its seats and its last moves, read in three statements written once
+    (``store.read_table``). A page reads it, and a process's sockets whenever it did not store
+    the change itself (on every move with several processes).
 
     :raises Table.DoesNotExist: no such table.
     """
@@ -215,26 +216,10 @@ def read_table(table_id: int) -> TableView:
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table, game, seats, recent = rows
-    seat_rows = broadcast.seat_rows(seats)
-    online = broadcast.connected_users(table.pk, [seat[1] for seat in seat_rows if seat[1]])
+    states = broadcast.seat_states(seats)
+    online = broadcast.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
-    return _assemble(table, game, engine, seat_rows, tuple(recent), online)
-
-
-SEAT_FIELDS = ("position", "user_id", "user__username", "bot", "timeouts")
-
-
-def table_view(table: Table) -> TableView:
-    """The :class:`TableView` of ``table`` as it stands in the database now."""
-    seats = tuple(table.seats.order_by("position").values_list(*SEAT_FIELDS))
-    game = _game_of(table)
-    recent: tuple[dict[str, Any], ...] = ()
-    if game is not None:
-        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events", "action")
-        recent = tuple(reversed(latest[:RECENT_MOVES]))
-    online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
-    engine = game.engine() if game is not None else None
-    return _assemble(table, game, engine, seats, recent, online)
+    return _assemble(table, game, engine, states, tuple(recent), online)
 
 
 def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
@@ -284,14 +269,14 @@ def _assemble(
     table: Table,
     game: Game | None,
     engine: GameState | None,
-    seats: Sequence[tuple[int, int | None, str | None, str, int]],
+    seats: Sequence[broadcast.SeatState],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
     *,
     extras: bool = True,
 ) -> TableView:
-    """The view of a table from its rows: ``seats`` as ``SEAT_FIELDS``, ``recent`` its last
-    moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
+    """The view of a table from what the services hold of it: ``seats`` in order, ``recent`` its
+    last moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
     finished table's rematch and an open one's invitations (a view built right after a move,
     without a query, has none yet)."""
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
@@ -299,24 +284,25 @@ def _assemble(
     deadline = game.turn_deadline if running else None
     seconds_left = _seconds_left(deadline)
     seat_views = []
-    for position, user_id, username, bot, timeouts in seats:
+    for seat in seats:
+        position, user_id = seat.position, seat.user_id
         in_game = engine is not None and position < engine.players
         acts = position in to_act
         person_to_act = acts and user_id is not None
         seat_views.append(
             SeatView(
                 position=position,
-                username=username or "",
-                bot=bot,
-                is_empty=user_id is None and not bot,
+                username=seat.username or "",
+                bot=seat.bot,
+                is_empty=user_id is None and not seat.bot,
                 user_id=user_id,
                 hand_size=len(engine.hands[position]) if in_game else None,
                 stage=engine.stages[position] if in_game and engine.stages else None,
                 announced=bool(engine.announced[position]) if in_game else False,
-                connected=bool(bot) or user_id in online,
+                connected=bool(seat.bot) or user_id in online,
                 is_turn=running and engine.current == position,
                 to_act=acts,
-                timeouts=timeouts,
+                timeouts=seat.timeouts,
                 deadline=deadline if person_to_act else None,
                 seconds_left=seconds_left if person_to_act else None,
             )
@@ -372,13 +358,6 @@ def _invitations(table: Table) -> tuple[dict[str, Any], ...]:
         {"name": row.user.get_username(), "answer": row.answer, "label": row.get_answer_display()}
         for row in rows
     )
-
-
-def _game_of(table: Table) -> Game | None:
-    try:
-        return table.game
-    except Game.DoesNotExist:
-        return None
 
 
 # ------------------------------------------------------------------ one seat, for its player

@@ -17,7 +17,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -54,29 +54,20 @@ def sessions_ended(user_id: int) -> None:
     transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
 
 
-@dataclass(frozen=True, slots=True)
-class TableState:
-    """A table just after a move, as the move path that stored it holds it (committed).
+class SeatState(NamedTuple):
+    """One seat of a table as the services hold it: who sits there, and R23's count."""
 
-    ``seats`` are rows of ``presenters.SEAT_FIELDS``; ``move`` is the stored move as the table
-    lists it (seq, seat, source, events); ``previous_digest`` is the digest of the move before,
-    so a reader can check that the view it builds on is the one this move followed.
-    """
-
-    table: Table
-    game: Game
-    engine: GameState
-    seats: tuple[tuple[int, int | None, str | None, str, int], ...]
-    move: dict[str, Any]
-    previous_digest: str
-    online: frozenset[int]
+    position: int
+    user_id: int | None
+    username: str | None  # the person's, None for a bot or an empty seat
+    bot: str  # the bot's kind, "" for a person or an empty seat
+    timeouts: int  # R23: turns timed out in a row
 
 
-def seat_rows(seats: Iterable[Seat]) -> tuple[tuple[int, int | None, str | None, str, int], ...]:
-    """Seats (their users loaded) as :class:`TableState` carries them: rows of
-    ``presenters.SEAT_FIELDS``."""
+def seat_states(seats: Iterable[Seat]) -> tuple[SeatState, ...]:
+    """Seats (their users loaded) as :class:`TableState` carries them."""
     return tuple(
-        (
+        SeatState(
             seat.position,
             seat.user_id,
             seat.user.username if seat.user_id else None,
@@ -85,6 +76,24 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[tuple[int, int | None, str | None,
         )
         for seat in seats
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table just after a move, as the move path that stored it holds it (committed).
+
+    ``move`` is the stored move as the table lists it (seq, seat, source, events, action);
+    ``previous_digest`` is the digest of the move before, so a reader can check that the view it
+    builds on is the one this move followed; ``online`` the people with a socket at the table.
+    """
+
+    table: Table
+    game: Game
+    engine: GameState
+    seats: tuple[SeatState, ...]
+    move: dict[str, Any]
+    previous_digest: str
+    online: frozenset[int]
 
 
 class _States:

@@ -235,7 +235,7 @@ def _store_move(
         table=table,
         game=game,
         engine=engine,
-        seats=broadcast.seat_rows(seats),
+        seats=broadcast.seat_states(seats),
         move={**move, "action": stored},
         previous_digest=previous_digest,
         online=frozenset(broadcast.connected_users(table.pk, people)),

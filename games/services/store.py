@@ -51,7 +51,7 @@ TABLE_FIELDS = ("id", "name", "host_id", "seat_count", "turn_seconds", "public",
 SEAT_FIELDS = ("id", "table_id", "position", "user_id", "bot", "timeouts", "replaced_user_id")
 USER_FIELDS = ("id", "username", "is_active")
 # What a table's sockets draw of it, and of its last moves (``read_table``).
-SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "rematch_of_id")
+SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "against_bots", "rematch_of_id")
 RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 
