@@ -4,9 +4,8 @@ Consumers only move data: who is this, which table, call the services, push frag
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards and reaches
 each process once (``games.live.table_hub``): the process reads the table, or builds it from the
-state its own move path left with the message (``broadcast.take_state``), and each socket
-draws its own user's view from it, the public part drawn once for all
-(``presenters.table_fragments``).
+state its own move path handed it (``broadcast.TableListener``), and each socket draws its own
+user's view from it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
