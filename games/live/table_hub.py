@@ -36,7 +36,7 @@ from django.utils import translation
 from games import presenters
 from games.models import ChatMessage
 from games.presenters import TableView
-from games.services import broadcast, chat
+from games.services import broadcast, chat, moves
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class TableHub:
         self.views: dict[int, TableView] = {}
         # The newest game version every socket of the table here was sent: a change up to it is
         # not drawn again, and a click made against an older one is refused before the
-        # database is asked (versions only grow).
+        # database is asked (``moves.is_stale``).
         self.versions: dict[int, int] = {}
         self._queues: dict[int, deque[Job]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -90,6 +90,11 @@ class TableHub:
 
     # ------------------------------------------------------------------ what sockets ask
 
+    def is_stale(self, table_id: int, version: int) -> bool:
+        """Whether a click at the table made at ``version`` is stale by what this process has
+        sent its sockets there (the move path checks it again against the game itself)."""
+        return moves.is_stale(version, self.versions.get(table_id))
+
     def join(self, table_id: int, socket: TableSocket) -> None:
         """Add ``socket`` to the table's sockets here and send it the table, read: the page it
         comes from may be newer than the view held here."""
@@ -101,7 +106,7 @@ class TableHub:
             view = await self._read(table_id)
             await self._to_each([socket], lambda socket: socket.push(view))
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
 
     def leave(self, table_id: int, socket: TableSocket) -> None:
         """Take ``socket`` off the table; with the last one the process leaves the table's
@@ -118,7 +123,7 @@ class TableHub:
                 self.versions.pop(table_id, None)
                 await self.layer.group_discard(broadcast.group_name(table_id), await self._channel)
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
 
     def refuse(self, table_id: int, socket: TableSocket, words: str) -> None:
         """Tell ``socket`` alone why its click was refused, with the table as it stands: the view
@@ -130,7 +135,7 @@ class TableHub:
             view = presenters.as_of_now(self.views.get(table_id) or await self._read(table_id))
             await self._to_each([socket], lambda socket: socket.push(view, words))
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
 
     # ------------------------------------------------------------------ what the services hand over
 
@@ -147,7 +152,7 @@ class TableHub:
         table_id = state.table.pk
         if table_id in self.sockets:
             change = functools.partial(self._changed, table_id, state.game.version, state)
-            self._submit(table_id, change)
+            self._enqueue(table_id, change)
 
     # ------------------------------------------------------------------ what the layer brings
 
@@ -167,7 +172,7 @@ class TableHub:
                 continue
             table_id = message.get("table")
             if table_id in self.sockets:
-                self._submit(table_id, functools.partial(self._handle, table_id, message))
+                self._enqueue(table_id, functools.partial(self._handle, table_id, message))
 
     async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -261,7 +266,7 @@ class TableHub:
                     except Exception:
                         logger.exception("a table push failed")
 
-    def _submit(self, table_id: int, job: Job) -> None:
+    def _enqueue(self, table_id: int, job: Job) -> None:
         """Run ``job`` after the table's jobs before it; start the table's queue if idle."""
         queue = self._queues.get(table_id)
         if queue is not None:

@@ -110,7 +110,7 @@ async def test_the_jobs_of_one_table_run_in_order_even_when_they_await(hub) -> N
         return run
 
     for number, pause in enumerate([0.03, 0, 0.01, 0]):
-        hub._submit(1, job(number, pause))
+        hub._enqueue(1, job(number, pause))
     await settled(hub)
 
     assert done == [0, 1, 2, 3]
