@@ -181,7 +181,7 @@ class TableView:
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
     engine: GameState | None = field(default=None, repr=False, compare=False)
-    # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
+    # A finished table's "Play again" table, and an open rematch's invitations.
     rematch: dict[str, Any] | None = None
     invitations: tuple[dict[str, Any], ...] = ()
     # The public fragments and their context, per language (see ``table_fragments``).
