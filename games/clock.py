@@ -1,9 +1,12 @@
 """The server's clock: plays the bots' moves and the R23 timeouts when they fall due.
 
-One asyncio task per event loop (so one per Daphne process), started lazily by the first
-websocket that connects (``ensure_clock()``). Every ``POLL_INTERVAL`` it asks the database which
-games are due (``Game.next_due <= now``) and lets ``moves.advance`` play what is owed. The
-deadlines live in the database, so a restart loses nothing: the next clock picks them up.
+One asyncio task per event loop (so one per Daphne process), started with the server itself
+when ``CLOCK_IN_WEB`` is on (``start_with_server``, from ``taki_site.asgi``), before any socket
+connects. ``manage.py run_clock`` plays the same turns as a process of its own (``play_due``),
+in place of the web processes' clocks or beside them: each move is played once. Every
+``POLL_INTERVAL`` it asks the database which games are due (``Game.next_due <= now``) and lets
+``moves.advance`` play what is owed. The deadlines live in the database, so a restart loses
+nothing: the next clock picks them up.
 """
 
 from __future__ import annotations

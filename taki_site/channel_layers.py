@@ -1,9 +1,10 @@
 """The in-memory channel layer, with its expiry sweep paced.
 
 Channels' ``InMemoryChannelLayer`` looks through every channel's queue and every group
-membership for expired entries on each ``send``, ``receive`` and ``group_send``. A move reaches
-a table's sockets with one group send and one receive per socket, so with a few hundred sockets
-open the sweep was the layer's largest cost (6 % of a busy server in ``make bench-load``).
+membership for expired entries on each ``send``, ``receive`` and ``group_send``. Every message
+of a busy server pays for that sweep (a table's change is one group send and one receive by the
+process's table hub, the lobby's one receive per lobby socket), and with a few hundred sockets
+open it was the layer's largest cost (6 % of a busy server in ``make bench-load``).
 Expiry is measured in a minute (messages) and a day (group memberships); sweeping once a second
 removes the same entries, a second later at most.
 """

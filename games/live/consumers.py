@@ -4,9 +4,8 @@ Consumers only move data: who is this, which table, call the services, push frag
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards and reaches
 each process once (``games.live.table_hub``): the process reads the table, or builds it from the
-state its own move path left with the message (``broadcast.take_state``), and each socket
-draws its own user's view from it, the public part drawn once for all
-(``presenters.table_fragments``).
+state its own move path handed it (``broadcast.TableListener``), and each socket draws its own
+user's view from it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
@@ -255,10 +254,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY, reason="too many messages")
             return
         try:
-            await self._submit(text_data or "")
+            with translation.override(self.language):
+                frame = parse_frame(text_data or "")
+                if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
+                    await self._chat(frame)
+                else:
+                    await self._play(frame)
         except ServiceError as error:
-            await self._refuse(error)
-        # On success the broadcast after commit (table.update) brings the new table here too.
+            self.hub.refuse(self.table_id, self, error.message)
+        # On success the hub draws the new table for every socket here, this one too.
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """The person logged out, changed their password or was banned: this socket no longer
@@ -292,25 +296,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         return table
 
-    async def _submit(self, text: str) -> None:
-        """Pass one action on to the services.
+    async def _play(self, frame: Any) -> None:
+        """Pass one action on to the move path.
 
-        :raises ServiceError: the refusal, its message in the visitor's language.
+        :raises ServiceError: the refusal, its message in the active language.
         """
-        with translation.override(self.language):
-            frame = parse_frame(text)
-            if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
-                await self._chat(frame)
-                return
-            payload = action_payload(frame)
-            if not self._signed_in:
-                raise ServiceError("not_seated", _("Log in and take a seat to play."))
-            if payload["version"] < self.hub.versions.get(self.table_id, -1):
-                raise ServiceError("stale", "")
-            await self._submit_as_session_user(payload)
+        payload = action_payload(frame)
+        if not self._signed_in:
+            raise ServiceError("not_seated", _("Log in and take a seat to play."))
+        if self.hub.is_stale(self.table_id, payload["version"]):
+            raise moves.stale_refusal()
+        await self._play_as_session_user(payload)
 
     @database_sync_to_async
-    def _submit_as_session_user(self, payload: dict[str, Any]) -> None:
+    def _play_as_session_user(self, payload: dict[str, Any]) -> None:
         """Apply the action if the log-in this socket was opened with still stands (the socket
         outlives a log-out in another tab, and the scope's user is as it was then)."""
         session = self.scope.get("session")
@@ -324,16 +323,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         moves.submit_action(
             self.table_id, self.user, payload, known_version=self.hub.versions.get(self.table_id)
         )
-
-    async def _refuse(self, error: ServiceError) -> None:
-        """Tell this socket alone why its request was refused, with the table as it stands."""
-        with translation.override(self.language):
-            words = error.message
-            if error.code == "stale":
-                words = _(
-                    "That move was made against an old position — the table has been refreshed."
-                )
-        self.hub.refuse(self.table_id, self, words)
 
     async def _keep_presence(self) -> None:
         while True:

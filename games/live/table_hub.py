@@ -12,6 +12,11 @@ Everything about one table runs in order on that table's queue: its changes and 
 socket's first push, a refused click, a socket joining or leaving. A socket is therefore never
 sent an older table after a newer one, and a table's group is never left while a socket has
 just joined it. Different tables' queues run side by side.
+
+The hub is also this process's table listener (``broadcast.TableListener``): a move stored here
+is handed to it in process, its table built from the state the move path held, and the same
+change's group message, arriving later through the layer, finds it drawn already (versions only
+grow) and draws nothing.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from django.utils import translation
 from games import presenters
 from games.models import ChatMessage
 from games.presenters import TableView
-from games.services import broadcast, chat
+from games.services import broadcast, chat, moves
 
 logger = logging.getLogger(__name__)
 
@@ -56,19 +61,22 @@ class TableSocket(Protocol):
 
 class TableHub:
     """This process's sockets, per table, and what it holds of each table: the newest view its
-    sockets were sent and the newest game version they were told of."""
+    sockets were sent and the newest game version they were all sent. Created on the event
+    loop, it makes itself the process's table listener (``broadcast.listen``)."""
 
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.loop = asyncio.get_running_loop()
         self.sockets: dict[int, set[TableSocket]] = {}
         self.views: dict[int, TableView] = {}
-        # A move made against an older version than this is refused before the database is
-        # asked (versions only grow).
+        # The newest game version every socket of the table here was sent: a change up to it is
+        # not drawn again, and a click made against an older one is refused before the
+        # database is asked (``moves.is_stale``).
         self.versions: dict[int, int] = {}
         self._queues: dict[int, deque[Job]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._channel: asyncio.Task[str] = self.loop.create_task(self._open())
+        broadcast.listen(self)
 
     @classmethod
     def here(cls) -> TableHub:
@@ -82,6 +90,11 @@ class TableHub:
 
     # ------------------------------------------------------------------ what sockets ask
 
+    def is_stale(self, table_id: int, version: int) -> bool:
+        """Whether a click at the table made at ``version`` is stale by what this process has
+        sent its sockets there (the move path checks it again against the game itself)."""
+        return moves.is_stale(version, self.versions.get(table_id))
+
     def join(self, table_id: int, socket: TableSocket) -> None:
         """Add ``socket`` to the table's sockets here and send it the table, read: the page it
         comes from may be newer than the view held here."""
@@ -93,7 +106,7 @@ class TableHub:
             view = await self._read(table_id)
             await self._to_each([socket], lambda socket: socket.push(view))
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
 
     def leave(self, table_id: int, socket: TableSocket) -> None:
         """Take ``socket`` off the table; with the last one the process leaves the table's
@@ -110,7 +123,7 @@ class TableHub:
                 self.versions.pop(table_id, None)
                 await self.layer.group_discard(broadcast.group_name(table_id), await self._channel)
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
 
     def refuse(self, table_id: int, socket: TableSocket, words: str) -> None:
         """Tell ``socket`` alone why its click was refused, with the table as it stands: the view
@@ -122,7 +135,24 @@ class TableHub:
             view = presenters.as_of_now(self.views.get(table_id) or await self._read(table_id))
             await self._to_each([socket], lambda socket: socket.push(view, words))
 
-        self._submit(table_id, job)
+        self._enqueue(table_id, job)
+
+    # ------------------------------------------------------------------ what the services hand over
+
+    def move_stored(self, state: broadcast.TableState) -> None:
+        """A move this process stored (``broadcast.TableListener``), handed over on the thread
+        that committed it: its table is drawn from ``state`` on the hub's loop, in the table's
+        order, before the move's group message arrives."""
+        try:
+            self.loop.call_soon_threadsafe(self._moved, state)
+        except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+            logger.warning("a move of table %s was not handed to its sockets", state.table.pk)
+
+    def _moved(self, state: broadcast.TableState) -> None:
+        table_id = state.table.pk
+        if table_id in self.sockets:
+            change = functools.partial(self._changed, table_id, state.game.version, state)
+            self._enqueue(table_id, change)
 
     # ------------------------------------------------------------------ what the layer brings
 
@@ -142,12 +172,12 @@ class TableHub:
                 continue
             table_id = message.get("table")
             if table_id in self.sockets:
-                self._submit(table_id, functools.partial(self._handle, table_id, message))
+                self._enqueue(table_id, functools.partial(self._handle, table_id, message))
 
     async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "table.update":
-            await self._changed(table_id, message)
+            await self._changed(table_id, message.get("version"))
         elif kind == "table.presence":
             await self._presence(table_id)
         elif kind == "chat.message":
@@ -158,19 +188,28 @@ class TableHub:
         else:
             logger.warning("a table message of no known type: %r", kind)
 
-    async def _changed(self, table_id: int, message: dict[str, Any]) -> None:
-        """The table changed: built from the state this process's move path left with the
-        message if it stored the move, else read; then sent to each socket."""
-        version = message.get("version")
-        if version is not None and version > self.versions.get(table_id, -1):
+    async def _changed(
+        self, table_id: int, version: int | None, state: broadcast.TableState | None = None
+    ) -> None:
+        """The table changed (to the game's ``version`` after a move): built from ``state`` if
+        this process stored the move, else read; then sent to each socket. A move's change its
+        sockets were all sent already (handed here, then its group message) is not drawn again.
+        """
+        if table_id not in self.sockets:
+            return  # the last socket left meanwhile: the table is forgotten here
+        sent = self.versions.get(table_id)
+        if version is not None:
+            if sent is not None and version <= sent:
+                return
             self.versions[table_id] = version
-        state = broadcast.take_state(message.get("key", ""))
         previous = self.views.get(table_id)
         view = None if state is None else presenters.view_after_move(state, previous)
         if view is None:
             view = await self._read(table_id)
         else:
             self._hold(table_id, view)
+        if view.version is not None and view.version > self.versions.get(table_id, -1):
+            self.versions[table_id] = view.version  # read after later moves: they are sent too
         await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push(view))
 
     async def _presence(self, table_id: int) -> None:
@@ -227,7 +266,7 @@ class TableHub:
                     except Exception:
                         logger.exception("a table push failed")
 
-    def _submit(self, table_id: int, job: Job) -> None:
+    def _enqueue(self, table_id: int, job: Job) -> None:
         """Run ``job`` after the table's jobs before it; start the table's queue if idle."""
         queue = self._queues.get(table_id)
         if queue is not None:

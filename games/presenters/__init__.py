@@ -16,7 +16,6 @@ from games.presenters.table import (
     seats_fragment,
     table_fragments,
     table_page_context,
-    table_view,
     view_after_move,
 )
 
@@ -35,6 +34,5 @@ __all__ = [
     "seats_fragment",
     "table_fragments",
     "table_page_context",
-    "table_view",
     "view_after_move",
 ]

@@ -200,7 +200,7 @@ class TableView:
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
     engine: GameState | None = field(default=None, repr=False, compare=False)
-    # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
+    # A finished table's "Play again" table, and an open rematch's invitations.
     rematch: dict[str, Any] | None = None
     invitations: tuple[dict[str, Any], ...] = ()
     # The public fragments and their context, per language (see ``table_fragments``).
@@ -224,9 +224,10 @@ class TableView:
 
 
 def read_table(table_id: int) -> TableView:
-    """Read a table, its game, its seats and its last moves in three statements written once
-    (``store.read_table``: a socket reads the table whenever its process did not store the
-    change, on every move with several processes), for everyone at once.
+    """The :class:`TableView` of a table as it stands in the database now, for everyone at once:
+    the table, its game, its seats and its last moves, read in three statements written once
+    (``store.read_table``). A page reads it, and a process's sockets whenever it did not store
+    the change itself (on every move with several processes).
 
     :raises Table.DoesNotExist: no such table.
     """
@@ -234,34 +235,10 @@ def read_table(table_id: int) -> TableView:
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table, game, seats, recent = rows
-    seat_rows = broadcast.seat_rows(seats)
-    online = broadcast.connected_users(table.pk, [seat[1] for seat in seat_rows if seat[1]])
+    states = broadcast.seat_states(seats)
+    online = broadcast.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
-    return _assemble(table, game, engine, seat_rows, tuple(recent), online)
-
-
-SEAT_FIELDS = (
-    "position",
-    "user_id",
-    "user__username",
-    "bot",
-    "timeouts",
-    "replaced_because",
-    "replaced_at",
-)
-
-
-def table_view(table: Table) -> TableView:
-    """The :class:`TableView` of ``table`` as it stands in the database now."""
-    seats = tuple(table.seats.order_by("position").values_list(*SEAT_FIELDS))
-    game = _game_of(table)
-    recent: tuple[dict[str, Any], ...] = ()
-    if game is not None:
-        latest = game.moves.order_by("-seq").values("seq", "seat", "source", "events", "action")
-        recent = tuple(reversed(latest[:RECENT_MOVES]))
-    online = broadcast.connected_users(table.pk, [seat[1] for seat in seats if seat[1]])
-    engine = game.engine() if game is not None else None
-    return _assemble(table, game, engine, seats, recent, online)
+    return _assemble(table, game, engine, states, tuple(recent), online)
 
 
 def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
@@ -311,14 +288,14 @@ def _assemble(
     table: Table,
     game: Game | None,
     engine: GameState | None,
-    seats: Sequence[broadcast.SeatRow],
+    seats: Sequence[broadcast.SeatState],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
     *,
     extras: bool = True,
 ) -> TableView:
-    """The view of a table from its rows: ``seats`` as ``SEAT_FIELDS``, ``recent`` its last
-    moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
+    """The view of a table from what the services hold of it: ``seats`` in order, ``recent`` its
+    last moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
     finished table's rematch and an open one's invitations (a view built right after a move,
     without a query, has none yet)."""
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
@@ -326,7 +303,8 @@ def _assemble(
     deadline = game.turn_deadline if running else None
     seconds_left = _seconds_left(deadline)
     seat_views = []
-    for position, user_id, username, bot, timeouts, because, replaced_at in seats:
+    for seat in seats:
+        position, user_id, because = seat.position, seat.user_id, seat.replaced_because
         in_game = engine is not None and position < engine.players
         replaced = ""
         if because and game is not None and position < len(game.players):
@@ -336,22 +314,22 @@ def _assemble(
         seat_views.append(
             SeatView(
                 position=position,
-                username=username or "",
-                bot=bot,
-                is_empty=user_id is None and not bot,
+                username=seat.username or "",
+                bot=seat.bot,
+                is_empty=user_id is None and not seat.bot,
                 user_id=user_id,
                 hand_size=len(engine.hands[position]) if in_game else None,
                 stage=engine.stages[position] if in_game and engine.stages else None,
                 announced=bool(engine.announced[position]) if in_game else False,
-                connected=bool(bot) or user_id in online,
+                connected=bool(seat.bot) or user_id in online,
                 is_turn=running and engine.current == position,
                 to_act=acts,
-                timeouts=timeouts,
+                timeouts=seat.timeouts,
                 deadline=deadline if person_to_act else None,
                 seconds_left=seconds_left if person_to_act else None,
                 replaced=replaced,
                 replaced_because=because if replaced else "",
-                replaced_at=replaced_at if replaced else None,
+                replaced_at=seat.replaced_at if replaced else None,
             )
         )
     seat_views = tuple(seat_views)
@@ -407,13 +385,6 @@ def _invitations(table: Table) -> tuple[dict[str, Any], ...]:
         {"name": row.user.get_username(), "answer": row.answer, "label": row.get_answer_display()}
         for row in rows
     )
-
-
-def _game_of(table: Table) -> Game | None:
-    try:
-        return table.game
-    except Game.DoesNotExist:
-        return None
 
 
 # ------------------------------------------------------------------ one seat, for its player

@@ -2,9 +2,10 @@
 
 The other services never reach for the channel layer or the cache themselves. A table's message
 carries no cards: each process reads the table from the database once per message and each
-socket draws its own user's view. The process that stored a move need not read it back: the
-move path leaves the table's new :class:`TableState` here, under the message's key, for its own
-sockets (:func:`take_state`).
+socket draws its own user's view. The process that stored a move need not read it back: after
+commit the table's new :class:`TableState` is handed to this process's table listener
+(:class:`TableListener`, which the transport gives with :func:`listen`), and the message without
+it goes to every process.
 """
 
 from __future__ import annotations
@@ -12,12 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -32,9 +31,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
-# Table states kept for this process's sockets: taken by the first socket that handles their
-# message, so only a process with no socket at those tables (a clock) fills it up.
-STATES_KEPT = 256
 
 
 def group_name(table_id: int) -> str:
@@ -54,34 +50,23 @@ def sessions_ended(user_id: int) -> None:
     transaction.on_commit(lambda: _group_send(user_group(user_id), message), robust=True)
 
 
-# A seat as the table's view reads it: position, user id, username, bot, timeouts, and why and
-# after how many moves a bot took it over.
-SeatRow = tuple[int, int | None, str | None, str, int, str, int | None]
+class SeatState(NamedTuple):
+    """One seat of a table as the services hold it: who sits there, R23's count, and why and
+    after how many moves a bot took it over from a person."""
+
+    position: int
+    user_id: int | None
+    username: str | None  # the person's, None for a bot or an empty seat
+    bot: str  # the bot's kind, "" for a person or an empty seat
+    timeouts: int  # R23: turns timed out in a row
+    replaced_because: str  # "" unless a bot took the seat over (Seat.Takeover)
+    replaced_at: int | None  # how many moves had been played then
 
 
-@dataclass(frozen=True, slots=True)
-class TableState:
-    """A table just after a move, as the move path that stored it holds it (committed).
-
-    ``seats`` are rows of ``presenters.SEAT_FIELDS``; ``move`` is the stored move as the table
-    lists it (seq, seat, source, events); ``previous_digest`` is the digest of the move before,
-    so a reader can check that the view it builds on is the one this move followed.
-    """
-
-    table: Table
-    game: Game
-    engine: GameState
-    seats: tuple[SeatRow, ...]
-    move: dict[str, Any]
-    previous_digest: str
-    online: frozenset[int]
-
-
-def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
-    """Seats (their users loaded) as :class:`TableState` carries them: rows of
-    ``presenters.SEAT_FIELDS``."""
+def seat_states(seats: Iterable[Seat]) -> tuple[SeatState, ...]:
+    """Seats (their users loaded) as :class:`TableState` carries them."""
     return tuple(
-        (
+        SeatState(
             seat.position,
             seat.user_id,
             seat.user.username if seat.user_id else None,
@@ -94,26 +79,44 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
     )
 
 
-class _States:
-    """The latest :class:`TableState` of each message key, bounded (a thread-safe LRU)."""
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table just after a move, as the move path that stored it holds it (committed).
 
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: OrderedDict[str, TableState] = OrderedDict()
-        self._lock = threading.Lock()
+    ``move`` is the stored move as the table lists it (seq, seat, source, events, action);
+    ``previous_digest`` is the digest of the move before, so a reader can check that the view it
+    builds on is the one this move followed; ``online`` the people with a socket at the table.
+    """
 
-    def put(self, key: str, state: TableState) -> None:
-        with self._lock:
-            self._entries[key] = state
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def take(self, key: str) -> TableState | None:
-        with self._lock:
-            return self._entries.pop(key, None)
+    table: Table
+    game: Game
+    engine: GameState
+    seats: tuple[SeatState, ...]
+    move: dict[str, Any]
+    previous_digest: str
+    online: frozenset[int]
 
 
-_states = _States(STATES_KEPT)
+class TableListener(Protocol):
+    """What this process's transport offers the services (``games.live.table_hub.TableHub``):
+    the state of each move stored here, handed over in process, so that its sockets need not
+    read the table back. Its tables' group messages still reach it through the channel layer,
+    later: the change they bring is one it has already been handed."""
+
+    def move_stored(self, state: TableState) -> None:
+        """Take the table's state after a move this process stored, just committed. Called on
+        the thread that committed it: what the listener does with it runs on its own."""
+        ...
+
+
+_listener: TableListener | None = None
+
+
+def listen(listener: TableListener) -> None:
+    """Make ``listener`` this process's table listener, in place of the one before (a process
+    serves its sockets from one event loop)."""
+    global _listener
+    _listener = listener
 
 
 def table_changed(
@@ -122,23 +125,21 @@ def table_changed(
     """After commit, tell the table's sockets to draw it again.
 
     Each process hears of it once for all its sockets at the table (``games.live.table_hub``);
-    ``version`` is the game's new version after a move, and ``state`` the table after it, kept
-    under the message's ``key`` for this process's sockets.
+    ``version`` is the game's new version after a move. ``state``, the table after that move, is
+    handed to this process's listener first; the group message, which reaches every process,
+    carries the version alone.
     """
-    key = uuid.uuid4().hex
-    message = {"type": "table.update", "table": table_id, "version": version, "key": key}
+    message = {"type": "table.update", "table": table_id, "version": version}
 
     def send() -> None:
-        if state is not None:
-            _states.put(key, state)
-        _group_send(group_name(table_id), message)
+        listener = _listener
+        try:
+            if state is not None and listener is not None:
+                listener.move_stored(state)
+        finally:
+            _group_send(group_name(table_id), message)
 
     transaction.on_commit(send, robust=True)
-
-
-def take_state(key: str) -> TableState | None:
-    """The table state left with the message ``key`` by this process's move path, once."""
-    return _states.take(key)
 
 
 def lobby_changed() -> None:

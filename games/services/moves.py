@@ -51,30 +51,50 @@ def submit_action(
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
-    return _serialised(lambda: _submit(table_id, user, payload, version, known_version))
+    return _serialised(lambda: _apply_locked(table_id, user, payload, version, known_version))
 
 
-def _stale() -> ServiceError:
+def is_stale(version: int, newest: int | None) -> bool:
+    """Whether a click made at the game's ``version`` comes too late: the game is known to have
+    reached ``newest`` (None: nothing is known of it yet). Versions only grow, so the position
+    the click was made against is gone: a doubled click, a second tab, a slow network."""
+    return newest is not None and version < newest
+
+
+def stale_refusal() -> ServiceError:
+    """The refusal of a stale click, in the active language: the table it comes with is the
+    one that stands now."""
     return ServiceError(
-        "stale", _("The game has moved on since then; here is where it stands now.")
+        "stale", _("That move was made against an old position — the table has been refreshed.")
     )
 
 
-def _submit(
+def _refuse_unless_current(version: int, current: int) -> None:
+    """A click is played at the game's ``current`` version only: an older one is stale, and one
+    the game has not reached was never on a page (a forged frame) and is refused the same way.
+
+    :raises ServiceError: ``stale``.
+    """
+    if is_stale(version, current) or version > current:
+        raise stale_refusal()
+
+
+def _apply_locked(
     table_id: int,
     user: AbstractBaseUser,
     payload: dict[str, Any],
     version: int,
     known_version: int | None,
 ) -> list[Event]:
+    """Apply the action under the game's lock, in one transaction (``submit_action``)."""
     # A stale or doubled click is refused here, without the write lock that every move of
     # every game waits for on SQLite; the check under the lock below stays the one that counts.
     # It reads inside _serialised's retry: SQLite's shared-cache databases (the in-memory one
     # the tests use) refuse even a read of a table another connection is writing.
     if version != known_version:
         current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
-        if current and current[0] != version:
-            raise _stale()
+        if current:
+            _refuse_unless_current(version, current[0])
     with transaction.atomic():
         # The lock serialises two actions on one game: a player clicking in two tabs, or two
         # players answering a +3 at once. Without it both could read version v, both pass the
@@ -86,8 +106,7 @@ def _submit(
         if not seat.user.is_active:
             # Banned since this socket opened: the user in its scope is as it was then.
             raise ServiceError("forbidden", _("This account has been banned."))
-        if game.version != version:
-            raise _stale()
+        _refuse_unless_current(version, game.version)
         engine = game.engine()
         pending_before = engine.plus3 is not None
         raw = {key: value for key, value in payload.items() if key != "version"}
@@ -238,7 +257,7 @@ def _store_move(
         table=table,
         game=game,
         engine=engine,
-        seats=broadcast.seat_rows(seats),
+        seats=broadcast.seat_states(seats),
         move={**move, "action": stored},
         previous_digest=previous_digest,
         online=frozenset(broadcast.connected_users(table.pk, people)),

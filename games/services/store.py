@@ -61,7 +61,7 @@ SEAT_FIELDS = (
 )
 USER_FIELDS = ("id", "username", "is_active")
 # What a table's sockets draw of it, and of its last moves (``read_table``).
-SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "rematch_of_id")
+SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "against_bots", "rematch_of_id")
 RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 

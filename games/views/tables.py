@@ -32,9 +32,9 @@ from games.presenters import (
     finished_game_context,
     listings,
     lobby_context,
+    read_table,
     replay_context,
     table_page_context,
-    table_view,
 )
 from games.presenters.chat import chat_context
 from games.presenters.rules_page import rules_context
@@ -166,7 +166,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id)
     invite = request.GET.get("invite", "") if _invite_ok(request, table) else ""
-    context = table_page_context(table_view(table), request.user, invite=invite)
+    context = table_page_context(read_table(table.pk), request.user, invite=invite)
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
     context["invite_url"] = request.build_absolute_uri(
         reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"

@@ -294,19 +294,14 @@ def reads(monkeypatch) -> list[int]:
     """The tables the sockets read from the database."""
     from games import presenters
 
-    read_table, table_view = presenters.read_table, presenters.table_view
+    read_table = presenters.read_table
     seen: list[int] = []
 
     def counted_read(table_id: int):
         seen.append(table_id)
         return read_table(table_id)
 
-    def counted_view(table):
-        seen.append(table.pk)
-        return table_view(table)
-
     monkeypatch.setattr(presenters, "read_table", counted_read)
-    monkeypatch.setattr(presenters, "table_view", counted_view)
     return seen
 
 

@@ -1,11 +1,13 @@
-"""Group sends made from a server's database thread are handed to its event loop, not waited
-for: that one thread runs every database call of the process."""
+"""The broadcast after commit: a move's state handed to this process's table listener, the
+group message to every process; group sends made from a server's database thread are handed to
+its event loop, not waited for, since that one thread runs every database call of the process."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
@@ -70,3 +72,58 @@ async def test_sends_handed_to_the_loop_do_not_overtake_each_other(monkeypatch) 
     while broadcast._sending:
         await asyncio.sleep(0.01)
     assert delivered == [0, 1, 2]
+
+
+class Listener:
+    """A process's table listener that records what it is handed."""
+
+    def __init__(self, happened: list, fails: bool = False) -> None:
+        self.happened, self.fails = happened, fails
+
+    def move_stored(self, state) -> None:
+        self.happened.append(("handed", state))
+        if self.fails:
+            raise RuntimeError("the listener broke")
+
+
+@pytest.fixture
+def happened(monkeypatch) -> list:
+    """What the broadcast hands the listener and sends to the groups, in order."""
+    happened: list = []
+    monkeypatch.setattr(broadcast, "_listener", None)  # the listener of this test only
+    monkeypatch.setattr(
+        broadcast, "_group_send", lambda group, message: happened.append(("sent", group, message))
+    )
+    return happened
+
+
+@pytest.mark.django_db
+def test_a_move_s_state_is_handed_to_the_listener_after_commit_and_its_message_carries_none(
+    happened, django_capture_on_commit_callbacks
+) -> None:
+    broadcast.listen(Listener(happened))
+    state = object()  # what the move path holds of the table
+
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.table_changed(7, 42, state)
+        broadcast.table_changed(8)  # a change that is no move: nothing to hand over
+        assert happened == []
+
+    assert happened == [
+        ("handed", state),
+        ("sent", "table-7", {"type": "table.update", "table": 7, "version": 42}),
+        ("sent", "table-8", {"type": "table.update", "table": 8, "version": None}),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_other_processes_hear_of_a_move_whatever_becomes_of_this_one_s_listener(
+    happened, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.table_changed(7, 42, object())  # no listener in this process (a clock)
+    broadcast.listen(Listener(happened, fails=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.table_changed(7, 43, object())
+
+    assert [event[0] for event in happened] == ["sent", "handed", "sent"]

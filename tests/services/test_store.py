@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import presenters
 from games.engine import make_bot
 from games.models import Game, Move, Seat, Table
+from games.presenters.table import RECENT_MOVES
 from games.services import moves, store
 
 
@@ -183,28 +184,48 @@ def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
     assert game.moves.get().action == {"type": "draw", "player": 1}
 
 
-def orm_view(table_id: int):
-    """The table's view as the ORM reads it (what ``presenters.read_table`` read before)."""
-    table = (
-        Table.objects.select_related("host", "game")
-        .defer("game__deck", "game__seed")
-        .get(pk=table_id)
-    )
-    return presenters.table_view(table)
+def assert_read_as_the_orm_reads(table_id: int) -> None:
+    """``store.read_table`` loads the table, its game, its seats and its last moves exactly as
+    the ORM loads them."""
+    table, game, seats, recent = store.read_table(table_id, RECENT_MOVES)
+    expected = Table.objects.get(pk=table_id)
+    for name in store.SHOWN_TABLE_FIELDS:
+        assert getattr(table, name) == getattr(expected, name), name
+    expected_game = Game.objects.filter(table_id=table_id).first()
+    if expected_game is None:
+        assert game is None and recent == []
+    else:
+        for name in store.GAME_FIELDS:
+            assert getattr(game, name) == getattr(expected_game, name), name
+        assert game.table is table
+        assert game.engine().to_snapshot() == expected_game.engine().to_snapshot()
+        latest = expected_game.moves.order_by("-seq").values(*store.RECENT_MOVE_FIELDS)
+        assert recent == list(reversed(latest[:RECENT_MOVES]))
+    expected_seats = Seat.objects.filter(table_id=table_id).select_related("user")
+    assert len(seats) == len(expected_seats)
+    for seat, orm in zip(seats, expected_seats.order_by("position"), strict=True):
+        for name in store.SEAT_FIELDS:
+            assert getattr(seat, name) == getattr(orm, name), name
+        assert (seat.user and seat.user.username) == (orm.user and orm.user.username)
 
 
 def test_a_table_read_for_its_sockets_is_what_the_orm_reads(make_table, alice, bob) -> None:
     waiting = make_table(seat_count=3, players=[bob])
-    assert presenters.read_table(waiting.pk) == orm_view(waiting.pk)
+    assert_read_as_the_orm_reads(waiting.pk)
+    assert presenters.read_table(waiting.pk).version is None
     table = make_table(players=[bob], turn_seconds=None, start=True)
     bot = make_bot("greedy", random.Random(2))
     users = {seat.position: seat.user for seat in table.seats.select_related("user")}
     for _ in range(2000):  # past the last moves a table shows, to the end of the game
         game = Game.objects.get(table=table)
-        read, expected = presenters.read_table(table.pk), orm_view(table.pk)
-        assert read == expected
-        assert read.recent_moves == expected.recent_moves
-        assert [seat.hand_size for seat in read.seats] == [s.hand_size for s in expected.seats]
+        assert_read_as_the_orm_reads(table.pk)
+        read = presenters.read_table(table.pk)
+        assert read.version == game.version and len(read.recent_moves) == min(
+            game.version, RECENT_MOVES
+        )
+        assert [seat.hand_size for seat in read.seats] == [
+            len(hand) for hand in game.engine().hands
+        ]
         if game.finished:
             break
         engine = game.engine()

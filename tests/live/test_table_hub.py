@@ -1,0 +1,286 @@
+"""The table hub: one queue of work per table, one group membership per process and table, and
+each change drawn once for all the sockets of a table here (``games.live.table_hub``)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.contrib.auth.models import AnonymousUser
+
+from games import presenters
+from games.engine import make_bot
+from games.live.table_hub import TableHub
+from games.models import Game
+from games.services import moves
+from games.services.broadcast import group_name
+
+# The reads of the tables below are faked, but the database thread still checks its connection.
+pytestmark = pytest.mark.django_db
+
+
+class FakeSocket:
+    """A table socket that records what it is sent; its pushes may wait for ``gate`` or fail."""
+
+    def __init__(
+        self, *, gate: asyncio.Event | None = None, failures: int = 0, user: Any = None
+    ) -> None:
+        self.user = user or AnonymousUser()
+        self.language = "en"
+        self.gate = gate
+        self.failures = failures
+        self.tried = 0
+        self.pushed: list[Any] = []
+
+    async def push(self, view: Any, flash: str = "") -> None:
+        self.tried += 1
+        if self.gate is not None:
+            await self.gate.wait()
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("the socket is gone")
+        self.pushed.append(view)
+
+    async def push_seats(self, view: Any) -> None:
+        self.pushed.append(view)
+
+    async def push_chat_line(self, line: Any) -> None: ...
+
+    async def push_chat_hidden(self, message_id: int) -> None: ...
+
+
+async def until(condition: Callable[[], bool], timeout: float = 2.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "waited in vain"
+        await asyncio.sleep(0.005)
+
+
+async def settled(hub: TableHub) -> None:
+    """Until every table's queue here has run dry."""
+    await until(lambda: not hub._queues)
+
+
+class Stored(dict[int, int]):
+    """The game version of each table "in the database", and the tables read, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[int] = []
+
+    def read_table(self, table_id: int) -> SimpleNamespace:
+        self.reads.append(table_id)
+        return SimpleNamespace(table_id=table_id, version=self.get(table_id), seats=())
+
+
+@pytest.fixture
+def stored(monkeypatch) -> Stored:
+    """Tables read from :class:`Stored` instead of the database."""
+    tables = Stored()
+    monkeypatch.setattr(presenters, "read_table", tables.read_table)
+    return tables
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[TableHub]:
+    hub = TableHub(InMemoryChannelLayer())
+    yield hub
+    for task in hub._tasks:
+        task.cancel()
+
+
+def change(table_id: int, version: int | None = None) -> dict[str, Any]:
+    return {"type": "table.update", "table": table_id, "version": version}
+
+
+async def test_the_jobs_of_one_table_run_in_order_even_when_they_await(hub) -> None:
+    done: list[int] = []
+
+    def job(number: int, pause: float) -> Callable[[], Any]:
+        async def run() -> None:
+            await asyncio.sleep(pause)
+            done.append(number)
+
+        return run
+
+    for number, pause in enumerate([0.03, 0, 0.01, 0]):
+        hub._enqueue(1, job(number, pause))
+    await settled(hub)
+
+    assert done == [0, 1, 2, 3]
+
+
+async def test_a_slow_socket_at_one_table_does_not_hold_up_another_tables_sockets(
+    hub, stored
+) -> None:
+    gate = asyncio.Event()
+    slow, quick = FakeSocket(gate=gate), FakeSocket()
+    hub.join(1, slow)
+    hub.join(2, quick)
+    await until(lambda: len(quick.pushed) == 1)
+    stored[2] = 1
+    await hub.layer.group_send(group_name(2), change(2, 1))
+
+    await until(lambda: len(quick.pushed) == 2)
+    assert slow.pushed == [] and slow.tried == 1  # still waiting for its first push
+    gate.set()
+    await settled(hub)
+    assert len(slow.pushed) == 1
+
+
+async def test_a_failing_socket_does_not_stop_the_others(hub, stored) -> None:
+    # Each fails the first push of the change: whichever is sent it first, the other is too.
+    sockets = [FakeSocket(), FakeSocket()]
+    for socket in sockets:
+        hub.join(1, socket)
+    await settled(hub)
+    for socket in sockets:
+        socket.failures = 1
+    await hub.layer.group_send(group_name(1), change(1))
+    await until(lambda: all(socket.tried == 2 for socket in sockets))
+
+    await hub.layer.group_send(group_name(1), change(1))  # both still get the next one
+    await until(lambda: all(len(socket.pushed) == 2 for socket in sockets))
+
+
+async def test_every_socket_s_join_adds_the_process_to_the_table_s_group_again(hub, stored) -> None:
+    layer, group = hub.layer, group_name(1)
+    hub.join(1, FakeSocket())
+    await settled(hub)
+    channel = await hub._channel
+    await layer.group_discard(group, channel)  # as a layer forgets a member after a day
+
+    hub.join(1, FakeSocket())
+    await settled(hub)
+
+    assert channel in layer.groups[group]
+
+
+async def test_a_change_older_than_the_one_drawn_is_not_drawn_again(hub, stored) -> None:
+    socket = FakeSocket()
+    hub.join(1, socket)
+    await settled(hub)
+    stored[1] = 6
+    await hub.layer.group_send(group_name(1), change(1, 6))
+    await until(lambda: len(socket.pushed) == 2)
+
+    for version in (5, 6):
+        await hub.layer.group_send(group_name(1), change(1, version))
+    await hub.layer.group_send(group_name(1), change(1))  # no version: always drawn
+    await until(lambda: len(socket.pushed) == 3)
+    await settled(hub)
+
+    assert [view.version for view in socket.pushed] == [None, 6, 6]
+    assert stored.reads == [1, 1, 1]
+
+
+async def test_leaving_with_the_last_socket_leaves_the_group_and_forgets_the_table(
+    hub, stored
+) -> None:
+    first, second = FakeSocket(), FakeSocket()
+    stored[1] = 3
+    hub.join(1, first)
+    hub.join(1, second)
+    await settled(hub)
+    await hub.layer.group_send(group_name(1), change(1, 3))
+    await until(lambda: len(first.pushed) == 2)
+    channel = await hub._channel
+
+    hub.leave(1, first)
+    await settled(hub)
+    assert channel in hub.layer.groups[group_name(1)] and 1 in hub.sockets
+
+    hub.leave(1, second)
+    await settled(hub)
+    assert channel not in hub.layer.groups.get(group_name(1), {})
+    assert (1 in hub.sockets, 1 in hub.views, 1 in hub.versions) == (False, False, False)
+
+
+# ---------------------------------------------------------------------- a move stored here
+
+
+@pytest.fixture
+def game_table(make_table, bob):
+    return make_table(players=[bob], turn_seconds=None, start=True)
+
+
+@pytest.fixture
+def counted_reads(monkeypatch) -> list[int]:
+    read_table = presenters.read_table
+    reads: list[int] = []
+
+    def counted(table_id: int):
+        reads.append(table_id)
+        return read_table(table_id)
+
+    monkeypatch.setattr(presenters, "read_table", counted)
+    return reads
+
+
+@database_sync_to_async
+def play_one(table, *people) -> int:
+    """The person to act plays what a bot would; returns the game's version after it."""
+    game = Game.objects.get(table=table)
+    engine = game.engine()
+    seat = engine.seats_to_act()[0]
+    user_id = table.seats.get(position=seat).user_id
+    user = next(person for person in people if person.pk == user_id)
+    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
+    moves.submit_action(table.pk, user, {**action, "version": game.version})
+    return game.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_state_handed_in_process_is_drawn_without_a_database_read(
+    game_table, alice, bob, counted_reads
+) -> None:
+    hub = TableHub(get_channel_layer())  # the process's listener from now on
+    socket = FakeSocket(user=alice)
+    hub.join(game_table.pk, socket)
+    await until(lambda: len(socket.pushed) == 1)
+    handed = []
+    move_stored = hub.move_stored
+    hub.move_stored = lambda state: (handed.append(state), move_stored(state))
+
+    version = await play_one(game_table, alice, bob)
+
+    await until(lambda: len(socket.pushed) == 2)
+    assert [state.game.version for state in handed] == [version]
+    assert socket.pushed[1].version == version
+    assert counted_reads == [game_table.pk]  # the join's read only
+    for task in hub._tasks:
+        task.cancel()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_group_message_of_a_change_already_drawn_does_not_draw_it_again(
+    game_table, alice, bob, counted_reads
+) -> None:
+    hub = TableHub(get_channel_layer())
+    socket = FakeSocket(user=alice)
+    hub.join(game_table.pk, socket)
+    await until(lambda: len(socket.pushed) == 1)
+    changes: list[int | None] = []
+    changed = hub._changed
+
+    async def counted(table_id, version, state=None):
+        changes.append(version)
+        await changed(table_id, version, state)
+
+    hub._changed = counted
+
+    version = await play_one(game_table, alice, bob)
+
+    await until(lambda: len(changes) == 2)  # handed here, then the group's message
+    await settled(hub)
+    assert changes == [version, version]
+    assert [view.version for view in socket.pushed] == [0, version]
+    assert counted_reads == [game_table.pk]
+    for task in hub._tasks:
+        task.cancel()
