@@ -15,7 +15,7 @@ from games.engine import CARDS, make_bot, replay
 from games.engine.record import Record
 from games.loadtest.fragments import hand_actions
 from games.models import Game, Move, Table
-from games.presenters import table as presenters_table
+from games.presenters import fragments as presenters_fragments
 from games.presenters import words
 from games.services import broadcast, history, moves, stats, tables
 from games.services.errors import ServiceError
@@ -172,9 +172,9 @@ def test_everyone_watching_a_game_in_play_is_sent_one_drawing(
 ) -> None:
     view = presenters.read_table(table.pk)
     drawings = []
-    live = presenters_table._live
+    live = presenters_fragments._live
     monkeypatch.setattr(
-        presenters_table, "_live", lambda *args: drawings.append(args[0]) or live(*args)
+        presenters_fragments, "_live", lambda *args: drawings.append(args[0]) or live(*args)
     )
 
     first = presenters.table_fragments(view, carol)
