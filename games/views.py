@@ -1,4 +1,4 @@
-"""Pages of the games app: lobby, tables, finished games (issue 3).
+"""Pages of the games app: lobby, tables, finished games.
 
 Views only check who may see what, call ``games.services`` and render; every rule is decided
 there or in the engine. State changes are POST only; a refusal from the services becomes a

@@ -7,7 +7,7 @@ from typing import Any
 from games.engine import spectator_view
 from games.models import Game
 from games.presenters import listings
-from games.presenters.table import _board
+from games.presenters.table import board_view
 from games.presenters.words import describe_move
 from games.services import replays
 
@@ -61,7 +61,7 @@ def replay_context(game: Game, step: int, players: list[Any] | None = None) -> d
         "previous_step": step - 1 if step > 0 else None,
         "next_step": step + 1 if step < total else None,
         "step_move": move,
-        "replay_board": _board(view, names),
+        "replay_board": board_view(view, names),
         "replay_seats": [
             {
                 "player": player,

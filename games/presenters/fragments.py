@@ -39,7 +39,7 @@ def table_page_context(
     return {
         **public,
         "my_seat": seat.position if seat is not None else None,
-        # A visitor without a seat at a running or ended game watches it (issue 8).
+        # A visitor without a seat at a running or ended game watches it.
         "watching": seat is None and view.status != Table.Status.OPEN,
         "your_turn": bool(seat is not None and (seat.is_turn or seat.to_act)),
         "penalised_me": bool(

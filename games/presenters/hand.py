@@ -14,6 +14,49 @@ if TYPE_CHECKING:
 COLOR_ORDER = ("red", "yellow", "green", "blue")
 
 
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """A card of the player's own hand: whether it may be played now, and the colours to name
+    with it (a Change Color's, R11). Hashable: its HTML is kept
+    (``games.presenters.jinja.hand_card_drawer``)."""
+
+    code: str
+    legal: bool
+    colors: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """What a seated player of a running game alone sees: their cards and their controls."""
+
+    my_seat: int
+    hand: list[str]
+    # The legal actions grouped for the controls: ``play`` (card and the colours a Change Color
+    # may name) and a flag for each other action.
+    legal: dict[str, Any]
+    playable: list[str]
+    hand_cards: list[HandCard]
+    controls: dict[str, Any]
+
+
+def hand_view(view: TableView, seat: SeatView | None) -> HandView | None:
+    """The hand and controls of ``seat`` (the engine's seat view: own cards only), or None for a
+    spectator or a game that is not running."""
+    if seat is None or not view.running or seat.position >= view.engine.players:
+        return None
+    engine_view = seat_view(view.engine, seat.position)
+    hand = engine_view["hand"]
+    legal = _group_legal(engine_view["legal_actions"])
+    return HandView(
+        my_seat=seat.position,
+        hand=hand,
+        legal=legal,
+        playable=sorted({play["card"] for play in legal["play"]}),
+        hand_cards=_hand_cards(hand, legal),
+        controls=_controls(hand, legal, engine_view, seat.position),
+    )
+
+
 def _group_legal(actions: list[dict[str, Any]]) -> dict[str, Any]:
     """The legal actions, grouped for the controls: plays (with the colours a Change Color may
     name) and one flag per other action."""
@@ -38,17 +81,6 @@ def _group_legal(actions: list[dict[str, Any]]) -> dict[str, Any]:
 def _hand_order(code: str) -> tuple[bool, str]:
     """Coloured cards by colour, then the colourless ones (King, Change Color…) at the end."""
     return (":" not in code, code)
-
-
-@dataclass(frozen=True, slots=True)
-class HandCard:
-    """A card of the player's own hand: whether it may be played now, and the colours to name
-    with it (a Change Color's, R11). Hashable: its HTML is kept
-    (``games.presenters.jinja.hand_card_drawer``)."""
-
-    code: str
-    legal: bool
-    colors: tuple[str, ...]
 
 
 def _hand_cards(hand: list[str], legal: dict[str, Any]) -> list[HandCard]:
@@ -86,35 +118,3 @@ def _controls(
     }
     controls["any"] = any(controls.values())
     return controls
-
-
-@dataclass(frozen=True, slots=True)
-class HandView:
-    """What a seated player of a running game alone sees: their cards and their controls."""
-
-    my_seat: int
-    hand: list[str]
-    # The legal actions grouped for the controls: ``play`` (card and the colours a Change Color
-    # may name) and a flag for each other action.
-    legal: dict[str, Any]
-    playable: list[str]
-    hand_cards: list[HandCard]
-    controls: dict[str, Any]
-
-
-def hand_view(view: TableView, seat: SeatView | None) -> HandView | None:
-    """The hand and controls of ``seat`` (the engine's seat view: own cards only), or None for a
-    spectator or a game that is not running."""
-    if seat is None or not view.running or seat.position >= view.engine.players:
-        return None
-    engine_view = seat_view(view.engine, seat.position)
-    hand = engine_view["hand"]
-    legal = _group_legal(engine_view["legal_actions"])
-    return HandView(
-        my_seat=seat.position,
-        hand=hand,
-        legal=legal,
-        playable=sorted({play["card"] for play in legal["play"]}),
-        hand_cards=_hand_cards(hand, legal),
-        controls=_controls(hand, legal, engine_view, seat.position),
-    )

@@ -134,7 +134,7 @@ class TableView:
     # The game's last move digest: which state this is, for a view built from the one before.
     digest: str | None = field(default=None, repr=False)
     engine: GameState | None = field(default=None, repr=False, compare=False)
-    # A finished table's "Play again" table, and an open rematch's invitations (issue 8).
+    # A finished table's "Play again" table, and an open rematch's invitations.
     rematch: dict[str, Any] | None = None
     invitations: tuple[dict[str, Any], ...] = ()
     # The public fragments and their context, per language (see ``table_fragments``).
@@ -281,7 +281,7 @@ def _assemble(
     filled = sum(1 for seat in seat_views if not seat.is_empty)
     board = None
     if engine is not None:
-        board = _board(spectator_view(engine), SeatNames(seat_views))
+        board = board_view(spectator_view(engine), SeatNames(seat_views))
     return TableView(
         table=table,
         status=table.status,
@@ -334,7 +334,8 @@ def _game_of(table: Table) -> Game | None:
         return None
 
 
-def _board(view: dict[str, Any], names: Sequence[str]) -> BoardView:
+def board_view(view: dict[str, Any], names: Sequence[str]) -> BoardView:
+    """The public table of the engine's spectator ``view``, its seats named by ``names``."""
     plus3 = view.get("plus3_pending")
     run = view.get("taki_run")
     return BoardView(
