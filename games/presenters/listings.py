@@ -74,9 +74,7 @@ def my_games(user: AbstractBaseUser, result: str = "", opponents: str = "") -> Q
     (a bot took their seat: the game is not theirs to win). ``opponents``: ``people`` (another
     person sat at the table) or ``bots`` (nobody else did).
     """
-    seats = Seat.objects.filter(
-        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
-    )
+    seats = Seat.objects.sat_by(user).filter(table__game__winner__isnull=False)
     if result == "won":
         seats = seats.filter(user=user, table__game__winner=F("position"))
     elif result == "lost":

@@ -21,9 +21,7 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     (``access.may_watch``): a private game's name and players are shown to its own players
     alone; the counts include every game.
     """
-    seats = Seat.objects.filter(
-        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
-    )
+    seats = Seat.objects.sat_by(user).filter(table__game__winner__isnull=False)
     played = seats.count()
     # A seat a bot took over is the bot's win, not the player's.
     won = seats.filter(user=user, table__game__winner=F("position")).count()
@@ -33,7 +31,7 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     if viewer is None or not viewer.is_authenticated:
         shown = seats.filter(table__public=True)
     elif viewer.pk != user.pk:
-        theirs = Seat.objects.filter(Q(user=viewer) | Q(replaced_user=viewer)).values("table_id")
+        theirs = Seat.objects.sat_by(viewer).values("table_id")
         shown = seats.filter(Q(table__public=True) | Q(table_id__in=theirs))
     latest = (
         shown.select_related("table__game", "table__host")
@@ -96,10 +94,8 @@ def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
         )
         timed_out += last == Move.Source.TIMEOUT
     aborted = (
-        Seat.objects.filter(
-            Q(user=user) | Q(replaced_user=user), table__status=Table.Status.ABORTED
-        )
-        .filter(table__game__isnull=False)
+        Seat.objects.sat_by(user)
+        .filter(table__status=Table.Status.ABORTED, table__game__isnull=False)
         .count()
     )
     return {"left": len(replaced) - timed_out, "timeouts": timed_out, "aborted": aborted}
