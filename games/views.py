@@ -13,8 +13,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -40,6 +40,8 @@ from games.presenters.chat import chat_context
 from games.presenters.rules_page import rules_context
 from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
+
+GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
 
 # ------------------------------------------------------------------ helpers
 
@@ -101,6 +103,12 @@ def _change_table(
     except ServiceError as error:
         return _refuse(request, error, _table_url(table, request))
     return _done(request, next_url or _table_url(table))
+
+
+def _page(request: HttpRequest, items: QuerySet) -> Page:
+    """The page of a list of games asked for (``?page=``): the first if it is not a number, the
+    last if it is beyond the end."""
+    return Paginator(items, GAMES_PER_PAGE).get_page(request.GET.get("page"))
 
 
 def _guests_play_bots_only(request: HttpRequest) -> HttpResponse | None:
@@ -251,19 +259,11 @@ def answer_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ finished games
 
 
-def _finished_games():
-    return (
-        Game.objects.filter(winner__isnull=False, table__public=True)
-        .select_related("table", "table__host")
-        .prefetch_related(Prefetch("table__seats", queryset=listings.SEATS_WITH_PEOPLE.queryset))
-    )
-
-
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    games = _finished_games().order_by("-finished_at").annotate(move_count=Count("moves"))
-    page = Paginator(games, 25).get_page(request.GET.get("page"))
-    return render(request, "games/finished_games.html", {"page": page})
+    page = _page(request, listings.finished_games())
+    rows = [listings.ListedGame(game.table, game) for game in page]
+    return render(request, "games/finished_games.html", {"page": page, "rows": rows})
 
 
 def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
@@ -321,18 +321,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     result = result if result in listings.RESULTS else ""
     opponents = request.GET.get("with", "")
     opponents = opponents if opponents in listings.OPPONENTS else ""
-    page = Paginator(listings.my_games(request.user, result, opponents), 25).get_page(
-        request.GET.get("page")
-    )
-    rows = [
-        {
-            "seat": seat,
-            "game": seat.table.game,
-            "table": seat.table,
-            "result": listings.seat_result(seat, request.user),
-        }
-        for seat in page.object_list
-    ]
+    page = _page(request, listings.my_games(request.user, result, opponents))
+    rows = listings.my_game_rows(page, request.user)
     query = "&".join(
         f"{key}={value}" for key, value in (("result", result), ("with", opponents)) if value
     )
@@ -352,8 +342,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
     """The games being played that anyone may watch."""
-    page = Paginator(listings.watchable_games(), 25).get_page(request.GET.get("page"))
-    return render(request, "games/watch.html", {"page": page})
+    page = _page(request, listings.watchable_games())
+    rows = [listings.ListedGame(table) for table in page]
+    return render(request, "games/watch.html", {"page": page, "rows": rows})
 
 
 @require_safe
