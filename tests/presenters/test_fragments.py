@@ -1,6 +1,6 @@
-"""Issue 8's table, as each viewer is shown it: "last card" said with a play and logged for all
-(R20), the R20 penalty in an alert for everyone, timeouts marked in the log (R23), the hand's
-order, the colour choice in words, spectators labelled as watching."""
+"""A table as each viewer is shown it: "last card" said with a play and logged for all (R20),
+the R20 penalty in an alert for everyone, timeouts marked in the log (R23), spectators labelled
+as watching and sent one drawing, bots named in each viewer's language."""
 
 from __future__ import annotations
 
@@ -12,23 +12,11 @@ from django.utils import timezone, translation
 
 from games import presenters
 from games.models import Game, Table
+from games.presenters import fragments as presenters_fragments
 from games.services import moves
+from tests.presenters.helpers import RUN, pushed_to, seen_by
 
 pytestmark = pytest.mark.django_db
-
-# alice's red TAKI run takes her hand down to one card in her first turn.
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "blue:1"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "green:7", "green:8", "blue:9"],
-]
-
-
-def seen_by(table: Table, user) -> dict:
-    return presenters.table_page_context(presenters.read_table(table.pk), user)
-
-
-def pushed_to(table: Table, user) -> str:
-    return presenters.table_fragments(presenters.read_table(table.pk), user)
 
 
 def play(table: Table, user, **action) -> None:
@@ -104,37 +92,6 @@ def test_r23_a_timeout_is_marked_in_the_log(alice, bob, make_table, rig) -> None
     assert text.startswith("alice ran out of time; the server played for them: alice draws")
 
 
-def test_king_and_change_color_come_last_in_the_hand(alice, bob, make_table, rig) -> None:
-    table = make_table(players=[bob], start=True)
-    hand = ["blue:1", "change-color", "green:3", "king", "red:5", "breaker", "yellow:7", "red:1"]
-    rig(table, [hand, RUN[1]], leading="red:9")
-
-    codes = [card.code for card in seen_by(table, alice)["hand_cards"]]
-
-    assert codes == [
-        "blue:1",
-        "green:3",
-        "red:1",
-        "red:5",
-        "yellow:7",
-        "breaker",
-        "change-color",
-        "king",
-    ]
-
-
-def test_r11_the_colour_choice_is_four_named_buttons(alice, bob, make_table, rig) -> None:
-    table = make_table(players=[bob], start=True)
-    hand = ["change-color", "change-color", "green:3", "king", "red:5", "red:6", "red:7", "red:1"]
-    rig(table, [hand, RUN[1]], leading="blue:9")
-
-    html = pushed_to(table, alice)
-    for word in ("Red", "Yellow", "Green", "Blue"):
-        assert f">{word}</button>" in html
-    # The second Change Color repeats no buttons.
-    assert html.count('name="color" value="red"') == 1
-
-
 def test_a_spectator_is_labelled_as_watching(run_table, carol) -> None:
     for viewer in (carol, AnonymousUser()):
         context = seen_by(run_table, viewer)
@@ -165,3 +122,39 @@ def test_the_last_card_prompt_and_penalty_are_translated(
         play(run_table, alice, type="play", card="red:7")
         play(run_table, alice, type="close_taki")
         assert penalty in pushed_to(run_table, bob)
+
+
+def test_everyone_watching_a_game_in_play_is_sent_one_drawing(
+    table, alice, carol, monkeypatch
+) -> None:
+    view = presenters.read_table(table.pk)
+    drawings = []
+    live = presenters_fragments._live
+    monkeypatch.setattr(
+        presenters_fragments, "_live", lambda *args: drawings.append(args[0]) or live(*args)
+    )
+
+    first = presenters.table_fragments(view, carol)
+    again = presenters.table_fragments(view, AnonymousUser())
+    refused = presenters.table_fragments(view, carol, flash="Only players can do that.")
+    player = presenters.table_fragments(view, alice)
+
+    assert first == again and drawings.count("games/partials/table_private.html") == 3
+    assert "Only players can do that." in refused and "Only players can do that." not in first
+    assert "data-card=" not in first and "data-card=" in player
+    with translation.override("es"):
+        assert presenters.table_fragments(view, carol) != first  # each language its own
+
+
+def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_table) -> None:
+    table = make_table(bot_seats=1, start=True)
+    with translation.override("en"):
+        view = presenters.read_table(table.pk)
+
+    with translation.override("es"):
+        spanish = presenters.table_fragments(view, alice)
+    english = presenters.table_fragments(view, alice)
+
+    assert "Greedy bot 2" in english and "Greedy bot 2" not in spanish
+    with translation.override("es"):
+        assert translation.gettext("Greedy bot") + " 2" in spanish
