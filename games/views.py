@@ -46,8 +46,19 @@ GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
 # ------------------------------------------------------------------ helpers
 
 
+def _invite(request: HttpRequest) -> str | None:
+    """The private table's token the visitor came with: the link's ``?invite=`` or a form's."""
+    return request.GET.get("invite") or request.POST.get("invite")
+
+
 def _invite_ok(request: HttpRequest, table: Table) -> bool:
-    return access.invite_matches(table, request.GET.get("invite") or request.POST.get("invite"))
+    return access.invite_matches(table, _invite(request))
+
+
+def _check_may_watch(request: HttpRequest, table: Table) -> None:
+    """:raises PermissionDenied: the visitor may not see ``table`` (``access.may_watch``)."""
+    if not access.may_watch(table, request.user, _invite(request)):
+        raise PermissionDenied
 
 
 def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
@@ -57,17 +68,20 @@ def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
     :raises PermissionDenied: a private table without its invite.
     """
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
-    invite = request.GET.get("invite") or request.POST.get("invite")
-    if not access.may_watch(table, request.user, invite):
-        raise PermissionDenied
+    _check_may_watch(request, table)
     return table
 
 
 def _table_url(table: Table, request: HttpRequest | None = None) -> str:
-    url = reverse("games:table", args=[table.pk])
+    """The table's page; with the invite for a private table the visitor came with its invite."""
     if request is not None and not table.public and _invite_ok(request, table):
-        url += f"?invite={table.invite_token}"
-    return url
+        return _invite_url(table)
+    return reverse("games:table", args=[table.pk])
+
+
+def _invite_url(table: Table) -> str:
+    """The table's page with its invite: the link that lets anyone into a private table."""
+    return reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
 
 
 def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpResponse:
@@ -176,9 +190,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = request.GET.get("invite", "") if _invite_ok(request, table) else ""
     context = table_page_context(table_view(table), request.user, invite=invite)
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
-    context["invite_url"] = request.build_absolute_uri(
-        reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
-    )
+    context["invite_url"] = request.build_absolute_uri(_invite_url(table))
     context.update(_chat_panel(table, request.user))
     _log_moderator_watching(request, table, invite)
     return render(request, "games/table.html", context)
@@ -238,7 +250,7 @@ def play_again(request: HttpRequest, table_id: int) -> HttpResponse:
         new = rematch.offer_rematch(table.pk, request.user)
     except ServiceError as error:
         return _refuse(request, error, _table_url(table, request))
-    return _done(request, reverse("games:table", args=[new.pk]) + f"?invite={new.invite_token}")
+    return _done(request, _invite_url(new))
 
 
 @require_POST
@@ -275,9 +287,7 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game.objects.select_related("table", "table__host"), pk=game_id)
     if not game.finished:
         raise Http404(_("This game is still being played."))
-    invite = request.GET.get("invite") or request.POST.get("invite")
-    if not access.may_watch(game.table, request.user, invite):
-        raise PermissionDenied
+    _check_may_watch(request, game.table)
     return game
 
 
