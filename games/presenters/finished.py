@@ -17,8 +17,7 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
     length, moves in words, and the replay after move ``step`` (the last move by default)."""
     moves = list(game.moves.order_by("seq").values("seq", "seat", "source", "events"))
     players = listings.player_views(game)
-    # The moves are worded with the names of who played them: the person, before a bot came.
-    names = [player.username or player.name for player in players]
+    names = _move_names(players)
     total = len(moves)
     duration = (game.finished_at - game.started_at) if game.finished_at else None
     return {
@@ -42,7 +41,9 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
     }
 
 
-def replay_context(game: Game, step: int, players: list[Any] | None = None) -> dict[str, Any]:
+def replay_context(
+    game: Game, step: int, players: list[listings.PlayerView] | None = None
+) -> dict[str, Any]:
     """The finished game after move ``step``: the public table and every hand (the game is
     over), and what that move did. Costs the same at any step (``replays.engine_at``)."""
     players = players if players is not None else listings.player_views(game)
@@ -50,7 +51,7 @@ def replay_context(game: Game, step: int, players: list[Any] | None = None) -> d
     step = min(max(step, 0), total)
     engine = replays.engine_at(game, step)
     view = spectator_view(engine)
-    names = [player.username or player.name for player in players]
+    names = _move_names(players)
     move = None
     if step > 0:
         events = game.moves.values_list("events", flat=True).get(seq=step - 1)
@@ -72,3 +73,8 @@ def replay_context(game: Game, step: int, players: list[Any] | None = None) -> d
             for player in players
         ],
     }
+
+
+def _move_names(players: list[listings.PlayerView]) -> list[str]:
+    """The names the moves are worded with: who played them, the person before a bot came."""
+    return [player.username or player.name for player in players]
