@@ -1,4 +1,4 @@
-"""The one form of the games app: opening a table (issue 3, R3, R22, R23)."""
+"""The one form of the games app: opening a table (R3, R22, R23)."""
 
 from __future__ import annotations
 

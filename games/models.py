@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -19,6 +20,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, Record
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 MIN_SEATS, MAX_SEATS = 2, 10  # R3
 BOT_KINDS = (("greedy", _("Greedy bot")), ("random", _("Random bot")))
@@ -78,6 +82,13 @@ class Table(models.Model):
         return self.name
 
 
+class SeatQuerySet(models.QuerySet):
+    def sat_by(self, *users: AbstractBaseUser | int) -> SeatQuerySet:
+        """The seats where any of ``users`` (people or their ids) sits, or sat before a bot
+        took the seat (they left, or timed out too often)."""
+        return self.filter(models.Q(user__in=users) | models.Q(replaced_user__in=users))
+
+
 class Seat(models.Model):
     """One seat of a table: empty, a person, or a bot (R3: seats 0 … n-1)."""
 
@@ -111,6 +122,8 @@ class Seat(models.Model):
     )
     replaced_because = models.CharField(max_length=8, blank=True, choices=Takeover.choices)
     replaced_at = models.PositiveIntegerField(null=True, blank=True)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("seat")

@@ -2,15 +2,15 @@
 
 The parts of the table page that every move redraws, for every socket at the table, are Jinja2
 templates: Jinja2 compiles a template to Python, and draws these several times faster than the
-Django template language, which was the largest cost of a move (issue 6). The page includes them
+Django template language, whose drawing would be the largest cost of a move. The page includes them
 with ``{% live_partial %}`` (``games.templatetags.taki``) and the pushes draw them with
 ``games.presenters``, so the first page load and every push stay one template.
 
 Translations go through Django's gettext, so the messages are the catalogue's own: a
-``{% trans %}`` block has the same msgid as the ``{% blocktranslate %}`` it replaced
-(``tests/test_catalogues.py`` checks that each one is translated). The pushes draw each
-language's own compilation of the partials, whose messages without a plural were translated
-when it was compiled (``LiveEnvironment.in_language``). As with Django's tags,
+``{% trans %}`` block has the same msgid as the Django templates' ``{% blocktranslate %}`` of
+the same words (``tests/test_catalogues.py`` checks that each one is translated). The pushes
+draw each language's own compilation of the partials, whose messages without a plural were
+translated when it was compiled (``LiveEnvironment.in_language``). As with Django's tags,
 ``{{ _("…") }}`` is escaped like any value, and a ``{% trans %}`` block's translation is trusted
 markup (some hold a ``<strong>``) whose variables are escaped.
 """

@@ -8,23 +8,36 @@ at the start, in English (``Game.players``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games.models import BOT_KINDS, Game, Seat, Table
 from games.presenters.words import bot_for, describe_takeover
+from games.services import stats
 
 BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 
 # My games' filters: the result, and who else played.
-RESULTS = ("won", "lost", "left")
+RESULTS = stats.RESULTS
+OPPONENTS = ("people", "bots")
 # A list's tables with their seats' people, to name and link them in two more queries.
 SEATS_WITH_PEOPLE = Prefetch(
     "seats", queryset=Seat.objects.select_related("user", "replaced_user").order_by("position")
 )
-OPPONENTS = ("people", "bots")
+TABLE_SEATS_WITH_PEOPLE = Prefetch("table__seats", queryset=SEATS_WITH_PEOPLE.queryset)
+
+
+@dataclass(frozen=True, slots=True)
+class ListedGame:
+    """One row of a list of games (``games/partials/game_list.html``): its table, its game, and
+    for a player's own list what the game was for them (``won``, ``lost`` or ``left``)."""
+
+    table: Table
+    game: Game | None = None
+    result: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,15 +100,7 @@ def my_games(user: AbstractBaseUser, result: str = "", opponents: str = "") -> Q
     (a bot took their seat: the game is not theirs to win). ``opponents``: ``people`` (another
     person sat at the table) or ``bots`` (nobody else did).
     """
-    seats = Seat.objects.filter(
-        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
-    )
-    if result == "won":
-        seats = seats.filter(user=user, table__game__winner=F("position"))
-    elif result == "lost":
-        seats = seats.filter(user=user).exclude(table__game__winner=F("position"))
-    elif result == "left":
-        seats = seats.filter(replaced_user=user).exclude(user=user)
+    seats = stats.finished_seats(user, result)
     others = (
         Seat.objects.filter(table_id=OuterRef("table_id"))
         .exclude(position=OuterRef("position"))
@@ -107,17 +112,29 @@ def my_games(user: AbstractBaseUser, result: str = "", opponents: str = "") -> Q
         seats = seats.exclude(Exists(others))
     return (
         seats.select_related("table", "table__host", "table__game")
-        .prefetch_related(Prefetch("table__seats", queryset=SEATS_WITH_PEOPLE.queryset))
+        .prefetch_related(TABLE_SEATS_WITH_PEOPLE)
         .defer("table__game__state", "table__game__deck")
         .order_by("-table__game__finished_at", "-pk")
     )
 
 
-def seat_result(seat: Seat, user: AbstractBaseUser) -> str:
-    """``won``, ``lost`` or ``left`` for ``user`` on ``seat`` of a finished game."""
-    if seat.user_id != user.pk:
-        return "left"
-    return "won" if seat.table.game.winner == seat.position else "lost"
+def my_game_rows(seats: Iterable[Seat], user: AbstractBaseUser) -> list[ListedGame]:
+    """The rows of My games for ``seats`` of ``my_games(user)``."""
+    return [
+        ListedGame(seat.table, seat.table.game, stats.seat_result(seat, user)) for seat in seats
+    ]
+
+
+def finished_games() -> QuerySet[Game]:
+    """The finished games anyone may see (the public tables'), newest first, with their
+    number of moves (``move_count``)."""
+    return (
+        Game.objects.filter(winner__isnull=False, table__public=True)
+        .select_related("table", "table__host")
+        .prefetch_related(TABLE_SEATS_WITH_PEOPLE)
+        .order_by("-finished_at")
+        .annotate(move_count=Count("moves"))
+    )
 
 
 def watchable_games() -> QuerySet[Table]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 
 from games.models import Table
 
@@ -39,7 +38,7 @@ def may_watch_as_guest(
         return False
     if table.host_id == user.pk:
         return True
-    return table.seats.filter(Q(user=user) | Q(replaced_user=user)).exists()
+    return table.seats.sat_by(user).exists()
 
 
 def is_moderator(user: AbstractBaseUser | None) -> bool:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
@@ -49,9 +48,11 @@ def is_player(table_id: int, user: User | None) -> bool:
 def _players_among(table_id: int, user_ids: set[int]) -> set[int]:
     """Which of ``user_ids`` sit or sat at the table, in one query."""
     players: set[int] = set()
-    for seated, replaced in Seat.objects.filter(
-        Q(user_id__in=user_ids) | Q(replaced_user_id__in=user_ids), table_id=table_id
-    ).values_list("user_id", "replaced_user_id"):
+    for seated, replaced in (
+        Seat.objects.sat_by(*user_ids)
+        .filter(table_id=table_id)
+        .values_list("user_id", "replaced_user_id")
+    ):
         players.update({seated, replaced} & user_ids)
     return players
 

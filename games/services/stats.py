@@ -11,11 +11,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, Prefetch, Q
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.models import Seat, Table
 
 RECENT_GAMES = 20  # games listed on a profile
+
+
+RESULTS = ("won", "lost", "left")
+
+
+def finished_seats(user: AbstractBaseUser, result: str = "") -> QuerySet[Seat]:
+    """``user``'s seats in finished games, those a bot took over from them included; given a
+    ``result`` (``RESULTS``), only the games that ended so for them (``seat_result``)."""
+    seats = Seat.objects.sat_by(user).filter(table__game__winner__isnull=False)
+    if result == "won":
+        seats = seats.filter(user=user, table__game__winner=F("position"))
+    elif result == "lost":
+        seats = seats.filter(user=user).exclude(table__game__winner=F("position"))
+    elif result == "left":
+        # A bot finished the game in their seat (they left or timed out): the bot's win, if
+        # it won, and neither won nor lost for them.
+        seats = seats.filter(replaced_user=user).exclude(user=user)
+    return seats
 
 
 def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
@@ -23,24 +41,21 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
     ones.
 
     ``recent`` is a list of dicts, newest first: ``game`` (the Game), ``table``, ``table_name``,
-    ``players``, ``seats``, ``won``, ``left`` (a bot finished it for them), ``finished_at``.
+    ``players``, ``seats``, ``result`` (``seat_result``), ``won``, ``left`` (a bot finished it
+    for them), ``finished_at``.
     It lists only the games ``viewer`` may see
     (``access.may_watch``): a private game's name and players are shown to its own players
     alone; the counts include every game.
     """
-    seats = Seat.objects.filter(
-        Q(user=user) | Q(replaced_user=user), table__game__winner__isnull=False
-    )
+    seats = finished_seats(user)
     played = seats.count()
-    # A seat a bot took over is the bot's win, not the player's.
-    won = seats.filter(user=user, table__game__winner=F("position")).count()
-    # Games a bot finished in the player's seat: left, neither won nor lost.
-    left = seats.filter(replaced_user=user).exclude(user=user).count()
+    won = finished_seats(user, "won").count()
+    left = finished_seats(user, "left").count()
     shown = seats
     if viewer is None or not viewer.is_authenticated:
         shown = seats.filter(table__public=True)
     elif viewer.pk != user.pk:
-        theirs = Seat.objects.filter(Q(user=viewer) | Q(replaced_user=viewer)).values("table_id")
+        theirs = Seat.objects.sat_by(viewer).values("table_id")
         shown = seats.filter(Q(table__public=True) | Q(table_id__in=theirs))
     latest = (
         shown.select_related("table__game", "table__host")
@@ -53,19 +68,7 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
         .defer("table__game__state", "table__game__deck")  # large, and not needed here
         .order_by("-table__game__finished_at")[:RECENT_GAMES]
     )
-    recent = [
-        {
-            "game": seat.table.game,
-            "table_name": seat.table.name,
-            "players": list(seat.table.game.players),
-            "seats": list(seat.table.seats.all()),
-            "table": seat.table,
-            "won": seat.user_id == user.pk and seat.table.game.winner == seat.position,
-            "left": seat.user_id != user.pk,
-            "finished_at": seat.table.game.finished_at,
-        }
-        for seat in latest
-    ]
+    recent = [_recent_game(seat, user) for seat in latest]
     return {
         "played": played,
         "won": won,
@@ -73,6 +76,29 @@ def player_stats(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None)
         "win_rate": won / played if played else 0.0,
         "recent": recent,
     }
+
+
+def _recent_game(seat: Seat, user: AbstractBaseUser) -> dict[str, Any]:
+    result = seat_result(seat, user)
+    return {
+        "game": seat.table.game,
+        "table_name": seat.table.name,
+        "players": list(seat.table.game.players),
+        "seats": list(seat.table.seats.all()),
+        "table": seat.table,
+        "result": result,
+        "won": result == "won",
+        "left": result == "left",
+        "finished_at": seat.table.game.finished_at,
+    }
+
+
+def seat_result(seat: Seat, user: AbstractBaseUser) -> str:
+    """``won``, ``lost`` or ``left`` for ``user`` on ``seat`` of a finished game: a seat a bot
+    took over from them is ``left``, whoever won it."""
+    if seat.user_id != user.pk:
+        return "left"
+    return "won" if seat.table.game.winner == seat.position else "lost"
 
 
 def games_left(user: AbstractBaseUser) -> int:
@@ -88,10 +114,8 @@ def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
     taken = Seat.objects.filter(replaced_user=user)
     timed_out = taken.filter(replaced_because=Seat.Takeover.TIMEOUTS).count()
     aborted = (
-        Seat.objects.filter(
-            Q(user=user) | Q(replaced_user=user), table__status=Table.Status.ABORTED
-        )
-        .filter(table__game__isnull=False)
+        Seat.objects.sat_by(user)
+        .filter(table__status=Table.Status.ABORTED, table__game__isnull=False)
         .count()
     )
     return {"left": taken.count() - timed_out, "timeouts": timed_out, "aborted": aborted}

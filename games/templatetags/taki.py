@@ -1,4 +1,4 @@
-"""Template helpers for drawing TAKI: cards, colours and events in words."""
+"""Template helpers for drawing TAKI: cards, colours, events and a table's options in words."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.template import engines
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games.presenters import words
 from games.presenters.cards import card as draw_card
@@ -48,3 +49,17 @@ def event_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
 @register.simple_tag
 def move_words(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     return words.describe_move(events, names)
+
+
+@register.filter
+def game_kind(tournament: bool) -> str:
+    """A game's kind in words: the eight stages of a tournament (R22), or a standard game."""
+    return _("Tournament") if tournament else _("Standard")
+
+
+@register.filter
+def turn_time(seconds: int | None) -> str:
+    """A table's time for a turn in words (R23): ``30 s``, or no limit."""
+    if not seconds:
+        return _("No limit")
+    return _("%(seconds)s s") % {"seconds": seconds}

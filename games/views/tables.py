@@ -13,8 +13,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -41,11 +41,24 @@ from games.presenters.rules_page import rules_context
 from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
 
+GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
+
 # ------------------------------------------------------------------ helpers
 
 
+def _invite(request: HttpRequest) -> str | None:
+    """The private table's token the visitor came with: the link's ``?invite=`` or a form's."""
+    return request.GET.get("invite") or request.POST.get("invite")
+
+
 def _invite_ok(request: HttpRequest, table: Table) -> bool:
-    return access.invite_matches(table, request.GET.get("invite") or request.POST.get("invite"))
+    return access.invite_matches(table, _invite(request))
+
+
+def _check_may_watch(request: HttpRequest, table: Table) -> None:
+    """:raises PermissionDenied: the visitor may not see ``table`` (``access.may_watch``)."""
+    if not access.may_watch(table, request.user, _invite(request)):
+        raise PermissionDenied
 
 
 def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
@@ -55,17 +68,20 @@ def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
     :raises PermissionDenied: a private table without its invite.
     """
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
-    invite = request.GET.get("invite") or request.POST.get("invite")
-    if not access.may_watch(table, request.user, invite):
-        raise PermissionDenied
+    _check_may_watch(request, table)
     return table
 
 
 def _table_url(table: Table, request: HttpRequest | None = None) -> str:
-    url = reverse("games:table", args=[table.pk])
+    """The table's page; with the invite for a private table the visitor came with its invite."""
     if request is not None and not table.public and _invite_ok(request, table):
-        url += f"?invite={table.invite_token}"
-    return url
+        return _invite_url(table)
+    return reverse("games:table", args=[table.pk])
+
+
+def _invite_url(table: Table) -> str:
+    """The table's page with its invite: the link that lets anyone into a private table."""
+    return reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
 
 
 def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpResponse:
@@ -101,6 +117,12 @@ def _change_table(
     except ServiceError as error:
         return _refuse(request, error, _table_url(table, request))
     return _done(request, next_url or _table_url(table))
+
+
+def _page(request: HttpRequest, items: QuerySet) -> Page:
+    """The page of a list of games asked for (``?page=``): the first if it is not a number, the
+    last if it is beyond the end."""
+    return Paginator(items, GAMES_PER_PAGE).get_page(request.GET.get("page"))
 
 
 def _guests_play_bots_only(request: HttpRequest) -> HttpResponse | None:
@@ -168,9 +190,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = request.GET.get("invite", "") if _invite_ok(request, table) else ""
     context = table_page_context(read_table(table.pk), request.user, invite=invite)
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
-    context["invite_url"] = request.build_absolute_uri(
-        reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
-    )
+    context["invite_url"] = request.build_absolute_uri(_invite_url(table))
     context.update(_chat_panel(table, request.user))
     _log_moderator_watching(request, table, invite)
     return render(request, "games/table.html", context)
@@ -230,7 +250,7 @@ def play_again(request: HttpRequest, table_id: int) -> HttpResponse:
         new = rematch.offer_rematch(table.pk, request.user)
     except ServiceError as error:
         return _refuse(request, error, _table_url(table, request))
-    return _done(request, reverse("games:table", args=[new.pk]) + f"?invite={new.invite_token}")
+    return _done(request, _invite_url(new))
 
 
 @require_POST
@@ -251,19 +271,11 @@ def answer_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ finished games
 
 
-def _finished_games():
-    return (
-        Game.objects.filter(winner__isnull=False, table__public=True)
-        .select_related("table", "table__host")
-        .prefetch_related(Prefetch("table__seats", queryset=listings.SEATS_WITH_PEOPLE.queryset))
-    )
-
-
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    games = _finished_games().order_by("-finished_at").annotate(move_count=Count("moves"))
-    page = Paginator(games, 25).get_page(request.GET.get("page"))
-    return render(request, "games/finished_games.html", {"page": page})
+    page = _page(request, listings.finished_games())
+    rows = [listings.ListedGame(game.table, game) for game in page]
+    return render(request, "games/finished_games.html", {"page": page, "rows": rows})
 
 
 def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
@@ -275,9 +287,7 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game.objects.select_related("table", "table__host"), pk=game_id)
     if not game.finished:
         raise Http404(_("This game is still being played."))
-    invite = request.GET.get("invite") or request.POST.get("invite")
-    if not access.may_watch(game.table, request.user, invite):
-        raise PermissionDenied
+    _check_may_watch(request, game.table)
     return game
 
 
@@ -321,18 +331,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     result = result if result in listings.RESULTS else ""
     opponents = request.GET.get("with", "")
     opponents = opponents if opponents in listings.OPPONENTS else ""
-    page = Paginator(listings.my_games(request.user, result, opponents), 25).get_page(
-        request.GET.get("page")
-    )
-    rows = [
-        {
-            "seat": seat,
-            "game": seat.table.game,
-            "table": seat.table,
-            "result": listings.seat_result(seat, request.user),
-        }
-        for seat in page.object_list
-    ]
+    page = _page(request, listings.my_games(request.user, result, opponents))
+    rows = listings.my_game_rows(page, request.user)
     query = "&".join(
         f"{key}={value}" for key, value in (("result", result), ("with", opponents)) if value
     )
@@ -352,8 +352,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
     """The games being played that anyone may watch."""
-    page = Paginator(listings.watchable_games(), 25).get_page(request.GET.get("page"))
-    return render(request, "games/watch.html", {"page": page})
+    page = _page(request, listings.watchable_games())
+    rows = [listings.ListedGame(table) for table in page]
+    return render(request, "games/watch.html", {"page": page, "rows": rows})
 
 
 @require_safe

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import presenters
 from games.models import Game, Table
-from games.presenters import table as presenters_table
+from games.presenters import fragments as presenters_fragments
 from games.services import moves
 from tests.play import play_to_the_end
 
@@ -61,7 +61,7 @@ def test_a_partial_compiled_in_a_language_draws_what_looking_each_message_up_dra
                     "games/partials/table_public.html",
                     "games/partials/table_private.html",
                 ):
-                    drawn = presenters_table._live(name, context)
+                    drawn = presenters_fragments._live(name, context)
                     assert drawn == looked_up_as_drawn(name, context), (table.name, viewer, name)
 
 

@@ -1,167 +1,70 @@
-"""Issue 8's table, as each viewer is shown it: "last card" said with a play and logged for all
-(R20), the R20 penalty in an alert for everyone, timeouts marked in the log (R23), the hand's
-order, the colour choice in words, spectators labelled as watching."""
+"""A table as everyone sees it (``TableView``): its seats, their hand sizes and whose turn it is,
+the last moves as data, an open table's seats, a finished game's result, a tournament's stages."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone, translation
 
 from games import presenters
-from games.models import Game, Table
-from games.services import moves
+from games.services import broadcast
+from tests.presenters.helpers import game_of, seen_by
 
 pytestmark = pytest.mark.django_db
 
-# alice's red TAKI run takes her hand down to one card in her first turn.
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "blue:1"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "green:7", "green:8", "blue:9"],
-]
 
+def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
+    broadcast.socket_opened(table.pk, bob)
 
-def seen_by(table: Table, user) -> dict:
-    return presenters.table_page_context(presenters.read_table(table.pk), user)
+    seats = seen_by(table, alice)["seats"]
 
-
-def pushed_to(table: Table, user) -> str:
-    return presenters.table_fragments(presenters.read_table(table.pk), user)
-
-
-def play(table: Table, user, **action) -> None:
-    version = Game.objects.get(table=table).version
-    moves.submit_action(table.pk, user, {**action, "version": version})
-
-
-@pytest.fixture
-def run_table(alice, bob, make_table, rig) -> Table:
-    table = make_table(players=[bob], start=True)
-    rig(table, RUN, leading="red:9")
-    for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6"]:
-        play(table, alice, type="play", card=code)
-    return table
-
-
-def test_r20_the_prompt_shows_while_the_next_play_leaves_one_card(run_table, alice) -> None:
-    controls = seen_by(run_table, alice)["controls"]
-    assert controls["say_with_play"] and not controls["announce"]
-    html = pushed_to(run_table, alice)
-    # The "Last card!" control comes before every card of the hand.
-    assert html.index('id="say-last-card"') < html.index('class="hand"')
-
-
-def test_r20_last_card_said_on_a_play_is_logged_for_everyone(run_table, alice, bob) -> None:
-    play(run_table, alice, type="play", card="red:7", last_card=True)
-
-    for viewer in (bob, AnonymousUser()):
-        text = seen_by(run_table, viewer)["recent"][0]["text"]
-        assert text == "alice played red 7 — alice: last card!"
-    # Said once: closing the run asks for it no more.
-    assert not seen_by(run_table, alice)["controls"]["say_with_play"]
-
-
-def test_r20_a_flag_on_a_play_that_leaves_more_cards_is_not_logged(
-    alice, bob, make_table, rig
-) -> None:
-    table = make_table(players=[bob], start=True)
-    rig(table, RUN, leading="red:9")
-    # A forged flag seven cards early: the engine ignores it, and so does the log.
-    play(table, alice, type="play", card="red:taki", last_card=True)
-
-    assert seen_by(table, bob)["recent"][0]["text"] == (
-        "alice played red TAKI — alice opens a red TAKI run"
-    )
-
-
-def test_r20_the_penalty_is_an_alert_for_everyone(run_table, alice, bob, carol) -> None:
-    play(run_table, alice, type="play", card="red:7")
-    play(run_table, alice, type="close_taki")
-
-    assert seen_by(run_table, bob)["penalty"] == {"seat": 0, "name": "alice", "count": 4}
-    assert seen_by(run_table, alice)["penalised_me"] is True
-    assert seen_by(run_table, bob)["penalised_me"] is False
-    mine = pushed_to(run_table, alice)
-    assert "You did not say “last card”: you draw 4 cards!" in mine
-    for viewer in (bob, carol):
-        html = pushed_to(run_table, viewer)
-        assert "alice did not say “last card” and draws 4 cards!" in html
-        assert 'role="alert"' in html
-
-
-def test_r23_a_timeout_is_marked_in_the_log(alice, bob, make_table, rig) -> None:
-    table = make_table(players=[bob], start=True, turn_seconds=15)
-    rig(table, RUN, leading="red:9")
-    game = Game.objects.get(table=table)
-    past = timezone.now() - timedelta(seconds=1)
-    Game.objects.filter(pk=game.pk).update(next_due=past, turn_deadline=past)
-
-    moves.advance(game.pk, timezone.now())
-
-    text = seen_by(table, bob)["recent"][0]["text"]
-    assert text.startswith("alice ran out of time; the server played for them: alice draws")
-
-
-def test_king_and_change_color_come_last_in_the_hand(alice, bob, make_table, rig) -> None:
-    table = make_table(players=[bob], start=True)
-    hand = ["blue:1", "change-color", "green:3", "king", "red:5", "breaker", "yellow:7", "red:1"]
-    rig(table, [hand, RUN[1]], leading="red:9")
-
-    codes = [card.code for card in seen_by(table, alice)["hand_cards"]]
-
-    assert codes == [
-        "blue:1",
-        "green:3",
-        "red:1",
-        "red:5",
-        "yellow:7",
-        "breaker",
-        "change-color",
-        "king",
+    assert [(s.name, s.hand_size, s.is_turn) for s in seats] == [
+        ("alice", 7, False),
+        ("bob", 8, True),
     ]
+    assert [s.connected for s in seats] == [False, True]
+    assert seats[1].deadline == game_of(table).turn_deadline
+    broadcast.socket_closed(table.pk, bob)
+    assert seen_by(table, alice)["seats"][1].connected is False
 
 
-def test_r11_the_colour_choice_is_four_named_buttons(alice, bob, make_table, rig) -> None:
-    table = make_table(players=[bob], start=True)
-    hand = ["change-color", "change-color", "green:3", "king", "red:5", "red:6", "red:7", "red:1"]
-    rig(table, [hand, RUN[1]], leading="blue:9")
+def test_the_recent_events_are_data_for_the_words(table, alice) -> None:
+    events = presenters.read_table(table.pk).recent_moves
 
-    html = pushed_to(table, alice)
-    for word in ("Red", "Yellow", "Green", "Blue"):
-        assert f">{word}</button>" in html
-    # The second Change Color repeats no buttons.
-    assert html.count('name="color" value="red"') == 1
-
-
-def test_a_spectator_is_labelled_as_watching(run_table, carol) -> None:
-    for viewer in (carol, AnonymousUser()):
-        context = seen_by(run_table, viewer)
-        assert context["watching"] is True
-        assert "You are watching this game." in pushed_to(run_table, viewer)
+    assert events == (
+        {
+            "seq": 0,
+            "seat": 0,
+            "source": "player",
+            "events": [{"kind": "played", "seat": 0, "card": "red:3", "color": "red"}],
+            "action": {"type": "play", "player": 0, "card": "red:3"},
+        },
+    )
+    assert seen_by(table, alice)["recent"] == [{"seq": 1, "text": "alice played red 3"}]
 
 
-def test_it_is_your_turn_only_for_the_player_to_act(run_table, alice, bob) -> None:
-    assert seen_by(run_table, alice)["your_turn"] is True
-    assert seen_by(run_table, bob)["your_turn"] is False
-    assert "data-your-turn" in pushed_to(run_table, alice)
-    assert "data-your-turn" not in pushed_to(run_table, bob)
+def test_an_open_table_has_no_game_to_show(alice, bob, make_table) -> None:
+    table = make_table(seat_count=3, players=[bob])
+
+    context = seen_by(table, alice)
+
+    assert (context["board"], context["version"], context["result"]) == (None, None, None)
+    assert context["is_host"] and context["can_start"]
+    assert [s.name for s in context["seats"]] == ["alice", "bob", ""]
 
 
-@pytest.mark.parametrize(
-    ("language", "prompt", "penalty"),
-    [
-        ("es", "¡Última carta!", "¡alice no dijo «última carta» y roba 4 cartas!"),
-        ("id", "Kartu terakhir!", "alice tidak mengatakan “kartu terakhir” dan mengambil 4 kartu!"),
-        ("eo", "Lasta karto!", "alice ne diris “lasta karto” kaj tiras 4 kartojn!"),
-    ],
-)
-def test_the_last_card_prompt_and_penalty_are_translated(
-    run_table, alice, bob, language, prompt, penalty
-) -> None:
-    with translation.override(language):
-        assert prompt in pushed_to(run_table, alice)
-        play(run_table, alice, type="play", card="red:7")
-        play(run_table, alice, type="close_taki")
-        assert penalty in pushed_to(run_table, bob)
+def test_a_finished_game_shows_its_result_to_everyone(finished, alice, bob) -> None:
+    table = finished.table
+
+    for viewer in (alice, bob):
+        context = seen_by(table, viewer)
+        assert context["result"]["winner"] == finished.winner
+        assert context["hand"] is None and context["legal"] is None
+
+
+def test_a_tournament_game_starts_every_seat_at_stage_eight(alice, bob, make_table) -> None:
+    table = make_table(players=[bob], tournament=True, start=True)
+
+    context = seen_by(table, alice)
+
+    assert table.game.tournament and table.game.engine().tournament
+    assert [seat.stage for seat in context["seats"]] == [8, 8]

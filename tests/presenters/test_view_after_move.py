@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import presenters
 from games.engine import make_bot
 from games.models import Game
-from games.presenters import table as presenters_table
+from games.presenters import fragments as presenters_fragments
 from games.services import broadcast, moves
 
 
@@ -137,13 +137,13 @@ def test_each_move_is_worded_once_along_the_views_built_one_from_another(
 ):
     table = make_table(players=[bob], turn_seconds=None, start=True)
     worded = []
-    describe = presenters_table.describe_table_move
+    describe = presenters_fragments.describe_table_move
 
     def counted(move, names, announced):
         worded.append(move["seq"])
         return describe(move, names, announced)
 
-    monkeypatch.setattr(presenters_table, "describe_table_move", counted)
+    monkeypatch.setattr(presenters_fragments, "describe_table_move", counted)
     view = presenters.read_table(table.pk)
     bot = make_bot("greedy", random.Random(5))
     for _ in range(6):

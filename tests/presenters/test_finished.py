@@ -1,0 +1,46 @@
+"""A finished game's page and its replay: the players (a seat a bot took over says so), the moves
+in words, and the table after any move."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import presenters
+from games.models import Game
+from games.services import tables
+from tests.play import play_to_the_end
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def taken_over(make_table, bob, carol) -> Game:
+    """A game of alice, bob and carol that a bot finished in bob's seat."""
+    table = make_table(seat_count=3, players=[bob, carol], start=True, turn_seconds=None)
+    tables.leave_table(table.pk, bob)
+    return play_to_the_end(table)
+
+
+def test_a_seat_a_bot_took_over_is_named_for_its_player(taken_over) -> None:
+    context = presenters.finished_game_context(taken_over, None)
+
+    bot = context["players"][1]
+    assert (bot.name, bot.username) == ("Bot (for bob)", "bob")
+    assert bot.is_bot and bot.took_over
+    assert [player.name for player in context["players"]] == ["alice", "Bot (for bob)", "carol"]
+    numbered = [line for line in context["moves"] if line["number"] is not None]
+    assert context["move_count"] == taken_over.version == len(numbered)
+    assert context["step"] == context["last_step"] == taken_over.version
+    assert context["winner"] == context["players"][taken_over.winner]
+
+
+def test_a_replay_step_is_kept_between_the_deal_and_the_last_move(taken_over) -> None:
+    before = presenters.replay_context(taken_over, -5)
+    after = presenters.replay_context(taken_over, taken_over.version + 5)
+    first = presenters.replay_context(taken_over, 1)
+
+    assert (before["step"], before["previous_step"], before["step_move"]) == (0, None, None)
+    assert (after["step"], after["next_step"]) == (taken_over.version, None)
+    assert (first["previous_step"], first["next_step"]) == (0, 2) and first["step_move"]
+    # The deal: eight cards in every hand (R4).
+    assert [len(seat["hand"]) for seat in before["replay_seats"]] == [8, 8, 8]
