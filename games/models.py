@@ -40,7 +40,7 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
-        # Untimed, and nobody came back: ended by the clock (issue 8).
+        # Untimed, and nobody came back: ended by the clock.
         ABANDONED = "abandoned", _("Abandoned")
 
     name = models.CharField(_("name"), max_length=60)

@@ -1,4 +1,4 @@
-""" "Play again" (issue 8): the players of a finished table are asked to a new one.
+""" "Play again": the players of a finished table are asked to a new one.
 
 The first player to ask opens the rematch: a private table with the same options, its host the
 asker, the bots on their seats again and every other person invited. Each invited person

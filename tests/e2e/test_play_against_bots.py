@@ -1,4 +1,4 @@
-"""The `make run` journey (issue 3's proof): a new visitor opens the site, signs up, presses
+"""The `make run` journey: a new visitor opens the site, signs up, presses
 "Play against bots", and within a minute is playing, the bots answering on the page.
 Screenshot: test-artifacts/e2e-play-against-bots.png.
 """
@@ -96,7 +96,7 @@ def test_a_new_visitor_signs_up_and_plays_against_bots_within_a_minute(
         before = version(page)
         actions.append(take_turn(page))
         wait_for_version(page, before + 1)
-        if len(actions) == 1:  # the issue's promise: playing within a minute of arriving
+        if len(actions) == 1:  # a newcomer plays within a minute of arriving
             assert time.monotonic() - began < 60, "a new visitor needed over a minute to play"
         if cards_played() and not has_controls(page):
             break

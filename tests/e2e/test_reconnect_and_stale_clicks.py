@@ -1,5 +1,5 @@
-"""Issue 3: "A dropped socket reconnects by itself and the page comes back exactly as it was; a
-stale or doubled click (two tabs, a slow network) is refused politely and never applied twice."
+"""A dropped socket reconnects by itself and the page comes back exactly as it was; a stale or
+doubled click (two tabs, a slow network) is refused politely and never applied twice.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 8's play table in a real browser, at 1366×768 and on a 390×844 phone: a phone player
+"""The play table in a real browser, at 1366×768 and on a 390×844 phone: a phone player
 wins a 4-seat game without scrolling, a keyboard player wins one with Tab/Enter/Space alone,
 "last card" said and forgotten (and the penalty, seen by the player and a spectator), leaving
 with a confirmation, "Play again" accepted by both players, and axe-core on the way.

@@ -1,4 +1,4 @@
-"""Issue 3's proof in a real browser: two people sign up, one opens a table, the other sees it
+"""In a real browser: two people sign up, one opens a table, the other sees it
 appear in the lobby and joins, and they play by clicking until one wins, watched live by a
 spectator. Screenshots of every page go to test-artifacts/e2e-two-players-*.png.
 """

@@ -1,4 +1,4 @@
-"""Untimed tables whose people have all gone are ended and marked abandoned (issue 8)."""
+"""Untimed tables whose people have all gone are ended and marked abandoned."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-""" "Play again" (issue 8): the players of a finished table, invited to a new one."""
+""" "Play again": the players of a finished table, invited to a new one."""
 
 from __future__ import annotations
 
