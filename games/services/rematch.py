@@ -1,4 +1,4 @@
-""" "Play again" (issue 8): the players of a finished table are asked to a new one.
+""" "Play again": the players of a finished table are asked to a new one.
 
 The first player to ask opens the rematch: a private table with the same options, its host the
 asker, the bots on their seats again and every other person invited. Each invited person
@@ -27,8 +27,9 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
     another player already did, accept its invitation. Returns the new table.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (the game is not finished, ``user`` did
-        not play it to its end, or they host too many open tables).
+        not play it to its end, they host too many open tables, or a play ban holds on them).
     """
+    tables.check_may_play(user)
     with transaction.atomic():
         old = Table.objects.select_for_update().filter(pk=table_id).first()
         if old is None:

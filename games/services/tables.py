@@ -223,7 +223,11 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
 
 
 def check_may_play(user: User) -> None:
-    """:raises ServiceError: ``forbidden`` while a play ban holds, saying until when."""
+    """The one question every way of sitting down or starting a game asks first: opening a
+    table, joining one, starting one, playing against bots, opening or accepting a rematch.
+
+    :raises ServiceError: ``forbidden`` while a play ban holds, saying until when.
+    """
     refuse_if_sanctioned(user, Sanction.Kind.PLAY_BAN)
 
 
@@ -263,8 +267,9 @@ def start_game(table_id: int, user: User) -> Game:
     as filled seats (bots count) and the table's seat count becomes that number.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (not the host, already started, fewer
-        than two filled seats).
+        than two filled seats, a play ban on the host).
     """
+    check_may_play(user)
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_host_before_start(table, user)
