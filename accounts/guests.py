@@ -1,6 +1,8 @@
 """Guest accounts: try a game against bots before signing up, and keep it after.
 
-A guest is a real account with no usable password and a readable name ("Guest-4821"). Like
+A guest is a real account with no usable password and a readable name in the visitor's
+language ("Guest-4821", "Invitado-4821"), a kind of name nobody else may take
+(``accounts.usernames.looks_like_a_guest``). Like
 lichess's anonymous players against the computer, a guest plays bot tables only: people at a
 table with others expect a name that stays, and sign-up's checks (the throttle, the name
 rules) are what stand between them and a flood of throwaway accounts. A guest may watch any
@@ -20,9 +22,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Guest
-from accounts.usernames import username_taken
+from accounts.usernames import guest_word, username_taken
 
-GUEST_PREFIX = "Guest-"
 STALE_AFTER = timedelta(days=7)
 NAME_ATTEMPTS = 20
 
@@ -38,11 +39,13 @@ def is_guest(user: AbstractBaseUser | None) -> bool:
 
 
 def _guest_name(digits: int) -> str:
-    return f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+    """The guest word in the active language and ``digits`` random digits."""
+    return f"{guest_word()}-{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
 
 
 def create_guest() -> AbstractBaseUser:
-    """A new guest account with a free name: four digits while they last, then more."""
+    """A new guest account with a free name in the active language: four digits while they
+    last, then more."""
     users = get_user_model()._default_manager
     for attempt in range(NAME_ATTEMPTS):
         name = _guest_name(4 if attempt < NAME_ATTEMPTS // 2 else 8)

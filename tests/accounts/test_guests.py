@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts import guests
 from accounts.models import Guest
@@ -85,3 +85,21 @@ def test_stale_unclaimed_guests_are_deleted_and_recent_ones_kept(dana) -> None:
     call_command("delete_stale_guests", "--days", "7", stdout=io.StringIO())
 
     assert set(User.objects.values_list("pk", flat=True)) == {dana.pk, fresh.pk}
+
+
+@pytest.mark.parametrize(
+    ("language", "word"), [("en", "Guest"), ("es", "Invitado"), ("id", "Tamu"), ("eo", "Gasto")]
+)
+def test_a_guest_is_named_in_the_visitors_language(language: str, word: str) -> None:
+    with translation.override(language):
+        guest = guests.create_guest()
+
+    assert re.fullmatch(rf"{word}-\d{{4}}", guest.get_username())
+
+
+def test_a_guest_name_cannot_be_claimed_by_another(guest_client: Client) -> None:
+    response = claim(guest_client, "Guest-0001")
+
+    assert response.status_code == 200
+    assert "are kept for guest accounts" in response.content.decode()
+    assert guests.is_guest(User.objects.get())
