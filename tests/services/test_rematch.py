@@ -205,3 +205,16 @@ def test_a_play_banned_player_cannot_accept_a_rematch(finished, alice, bob, how)
 
     assert not new.seats.filter(user=bob).exists()
     assert new.invitations.get(user=bob).answer != Answer.ACCEPTED
+
+
+def test_a_rematch_against_bots_counts_against_the_bot_games(alice, rig, settings) -> None:
+    settings.BOT_GAMES_PER_PERSON = 1
+    table = tables.play_against_bots(alice, opponents=2)
+    win_at_once(table, alice, rig)
+    tables.play_against_bots(alice)
+
+    with pytest.raises(ServiceError) as caught:
+        rematch.offer_rematch(table.pk, alice)
+
+    assert caught.value.code == "too_many_games"
+    assert not Table.objects.filter(rematch_of=table).exists()
