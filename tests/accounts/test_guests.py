@@ -15,8 +15,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts import guests
-from accounts.models import Guest
+from accounts.models import Guest, Sanction
 from accounts.signals import password_changed
+from games.moderation import actions as moderation
+from games.moderation.models import ModerationLog, Report
 from tests.accounts.conftest import PASSWORD
 
 User = get_user_model()
@@ -103,3 +105,42 @@ def test_a_guest_name_cannot_be_claimed_by_another(guest_client: Client) -> None
     assert response.status_code == 200
     assert "are kept for guest accounts" in response.content.decode()
     assert guests.is_guest(User.objects.get())
+
+
+def make_stale(*users) -> None:
+    Guest.objects.filter(user__in=users).update(created_at=timezone.now() - timedelta(days=30))
+
+
+def test_a_stale_guest_named_in_reports_is_kept_inactive_with_the_reports(dana) -> None:
+    reported, reporter, forgotten = (guests.create_guest() for _ in range(3))
+    make_stale(reported, reporter, forgotten)
+    against = moderation.file_report(dana, reported, "abusive_chat", "insults")
+    by = moderation.file_report(reporter, dana, "cheating", "colluding")
+
+    out = io.StringIO()
+    call_command("delete_stale_guests", "--days", "7", stdout=out)
+
+    assert out.getvalue().strip() == "deleted 1 guest account(s)"
+    assert not User.objects.filter(pk=forgotten.pk).exists()
+    assert set(Report.objects.values_list("pk", flat=True)) == {against.pk, by.pk}
+    for kept in (reported, reporter):
+        kept.refresh_from_db()
+        assert not kept.is_active
+    assert Report.objects.get(pk=against.pk).target.get_username() == reported.get_username()
+
+
+def test_a_stale_guest_named_in_the_moderation_log_or_sanctioned_is_kept(dana, moderator) -> None:
+    logged, muted = guests.create_guest(), guests.create_guest()
+    make_stale(logged, muted)
+    ModerationLog.objects.create(actor=moderator, action="watch", target=logged)
+    Sanction.objects.create(user=muted, kind="chat_mute", reason="spam")
+
+    guests.delete_stale_guests()
+    guests.delete_stale_guests()  # a second run finds them again and keeps them again
+
+    assert ModerationLog.objects.filter(target=logged).count() == 1
+    assert Sanction.objects.filter(user=muted).count() == 1
+    assert set(User.objects.filter(is_active=False).values_list("pk", flat=True)) == {
+        logged.pk,
+        muted.pk,
+    }
