@@ -1,7 +1,10 @@
 """Throttling of log-ins and sign-ups, counted in Django's cache.
 
 Sign-ups are counted per client address: at most SIGNUPS_PER_ADDRESS_PER_HOUR new accounts an
-hour, so that one machine cannot fill the site with throw-away players.
+hour, so that one machine cannot fill the site with throw-away players. Keeping a guest account
+(a name and password of one's own) is a sign-up too. Guests ("Try a game against bots") are
+counted apart, against GUESTS_PER_ADDRESS_PER_HOUR, much higher: a class or a café behind one
+address tries the game together, and a guest can only play bots until the account is kept.
 
 Attempts are counted per username (ignoring case) and per client address, each in a fixed
 window that starts with the first attempt. Once a count reaches its limit, every log-in for that
@@ -117,6 +120,23 @@ def was_refused(request: HttpRequest | None) -> bool:
     return getattr(request, _REFUSED_FLAG, False)
 
 
+def _reserve_new_account(request: HttpRequest, kind: str, limit: int) -> bool:
+    address = client_address(request)
+    if not address:
+        return True
+    key = _key(kind, address)
+    if _increment(key, SIGNUP_WINDOW_SECONDS) > limit:
+        _decrement(key)
+        return False
+    return True
+
+
+def _release_new_account(request: HttpRequest, kind: str) -> None:
+    address = client_address(request)
+    if address:
+        _decrement(_key(kind, address))
+
+
 def reserve_signup(request: HttpRequest) -> bool:
     """Count one new account made from the request's address; whether it may be made.
 
@@ -124,17 +144,14 @@ def reserve_signup(request: HttpRequest) -> bool:
     limit together; a refused one is not counted. Give it back with :func:`release_signup` if
     the account is not made after all.
     """
-    address = client_address(request)
-    if not address:
-        return True
-    key = _key("signups", address)
-    if _increment(key, SIGNUP_WINDOW_SECONDS) > settings.SIGNUPS_PER_ADDRESS_PER_HOUR:
-        _decrement(key)
-        return False
-    return True
+    return _reserve_new_account(request, "signups", settings.SIGNUPS_PER_ADDRESS_PER_HOUR)
 
 
 def release_signup(request: HttpRequest) -> None:
-    address = client_address(request)
-    if address:
-        _decrement(_key("signups", address))
+    _release_new_account(request, "signups")
+
+
+def reserve_guest(request: HttpRequest) -> bool:
+    """Count one guest account made from the request's address; whether it may be made
+    (``settings.GUESTS_PER_ADDRESS_PER_HOUR``, apart from the sign-ups)."""
+    return _reserve_new_account(request, "guests", settings.GUESTS_PER_ADDRESS_PER_HOUR)

@@ -45,16 +45,25 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @sensitive_post_parameters("password1", "password2")
 def claim(request: HttpRequest) -> HttpResponse:
-    """A guest chooses a username and password; the account, its games and statistics stay."""
+    """A guest chooses a username and password; the account, its games and statistics stay.
+    Counted against the sign-up limit of the address (``accounts.throttle``)."""
     if not guests.is_guest(request.user):
         return redirect("games:profile", username=request.user.get_username())
     form = ClaimForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
+        # Keeping the account is signing up: counted as one, so that guests are no way round
+        # the sign-up limit.
+        if not throttle.reserve_signup(request):
+            form.add_error(
+                None, _("Too many new accounts from your network. Please try again in an hour.")
+            )
+            return render(request, "accounts/claim.html", {"form": form})
         try:
             with transaction.atomic():
                 user = form.save()
                 guests.claim(user)
         except IntegrityError:
+            throttle.release_signup(request)
             form.add_error("username", _("That username was just taken. Please choose another."))
             return render(request, "accounts/claim.html", {"form": form})
         update_session_auth_hash(request, user)

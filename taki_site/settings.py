@@ -131,6 +131,11 @@ AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
 # New accounts a client address may make per hour (accounts/throttle.py). Players behind one
 # address (a school, a café) share it.
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minimum=1)
+# Guest accounts ("Try a game against bots") a client address may make per hour: a class or a
+# café behind one address tries the game together, so far more than sign-ups.
+GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 200, minimum=1)
+# Unfinished games against bots alone one person may play at once (games/services/tables.py).
+BOT_GAMES_PER_PERSON = env_int("BOT_GAMES_PER_PERSON", 3, minimum=1)
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"

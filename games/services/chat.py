@@ -7,7 +7,7 @@ can coach them during the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,7 +20,13 @@ from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Sea
 from games.services import broadcast
 from games.services.access import signed_in_id
 from games.services.errors import ServiceError, refuse_if_sanctioned
-from taki_site.text import has_invisible_characters
+from taki_site.text import (
+    MAX_MARKS_PER_CHARACTER,
+    contains_word,
+    has_invisible_characters,
+    has_stacked_marks,
+    looks_blank,
+)
 
 User = AbstractBaseUser
 Room = ChatMessage.Room
@@ -75,8 +81,8 @@ def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage
     """Post ``text`` to a room of the table's chat.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (not this room, a chat mute, which says
-        until when); ``bad_request`` (empty, too long, invisible characters, a blocked word, too
-        many messages).
+        until when); ``bad_request`` (empty or nothing visible, too long, invisible characters,
+        too many marks on one letter, a blocked word, too many messages).
     """
     text = (text or "").strip()
     if not text:
@@ -89,6 +95,14 @@ def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage
     if has_invisible_characters(text):
         raise ServiceError(
             "bad_request", _("Messages cannot contain invisible or control characters.")
+        )
+    if looks_blank(text):
+        raise ServiceError("bad_request", _("Write something visible."))
+    if has_stacked_marks(text):
+        raise ServiceError(
+            "bad_request",
+            _("Put at most %(count)d accents or marks on one letter.")
+            % {"count": MAX_MARKS_PER_CHARACTER},
         )
     if not Table.objects.filter(pk=table_id).exists():
         raise ServiceError("not_found", _("There is no such table."))
@@ -110,27 +124,10 @@ def _check_not_muted(user: User) -> None:
 
 
 def contains_blocked_word(text: str) -> bool:
-    """Whether ``text`` holds a blocked word as a whole word (a phrase anywhere), ignoring
-    case."""
-    folded = text.casefold()
-    words = set(_words(text))
-    for blocked in BlockedWord.objects.values_list("word", flat=True):
-        blocked = blocked.casefold()
-        if blocked in words or (" " in blocked and blocked in folded):
-            return True
-    return False
-
-
-def _words(text: str) -> Iterable[str]:
-    current = []
-    for character in text.casefold():
-        if character.isalnum():
-            current.append(character)
-        elif current:
-            yield "".join(current)
-            current = []
-    if current:
-        yield "".join(current)
+    """Whether ``text`` holds a blocked word as a whole word (a phrase as words in a row),
+    look-alike letters, accents, case and spelling out letter by letter notwithstanding
+    (``taki_site.text.contains_word``)."""
+    return contains_word(text, BlockedWord.objects.values_list("word", flat=True))
 
 
 def _take_chat_token(user: User) -> bool:

@@ -28,7 +28,8 @@ class ServiceError(ValueError):
     translated.
 
     ``code`` is an engine error code of GAME_RECORD.md or one of ``stale``, ``not_seated``,
-    ``not_started``, ``forbidden``, ``table_full``, ``bad_request``, ``not_found``.
+    ``not_started``, ``forbidden``, ``table_full``, ``too_many_games``, ``bad_request``,
+    ``not_found``.
     """
 
     def __init__(self, code: str, message: str) -> None:

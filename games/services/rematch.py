@@ -27,8 +27,9 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
     another player already did, accept its invitation. Returns the new table.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (the game is not finished, ``user`` did
-        not play it to its end, or they host too many open tables).
+        not play it to its end, they host too many open tables, or a play ban holds on them).
     """
+    tables.check_may_play(user)
     with transaction.atomic():
         old = Table.objects.select_for_update().filter(pk=table_id).first()
         if old is None:

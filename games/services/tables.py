@@ -7,12 +7,14 @@ import random
 import secrets
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Sanction
 from games.engine import GameState, shuffled_deck
@@ -95,6 +97,39 @@ def check_open_tables(host: User) -> None:
             "forbidden",
             _("You already host %(count)d open tables: start or close one first.")
             % {"count": hosted},
+        )
+
+
+def unfinished_bot_games(user: User) -> QuerySet[Table]:
+    """The running games ``user`` plays with bots and no other person, newest first."""
+    other_people = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False).exclude(user=user)
+    return (
+        Table.objects.filter(status=Table.Status.PLAYING, seats__user=user)
+        .exclude(Exists(other_people))
+        .select_related("host")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def check_bot_games(user: User) -> None:
+    """Refuse another game against bots to a person who already plays
+    ``settings.BOT_GAMES_PER_PERSON`` unfinished ones. Call it inside the transaction that
+    starts the game.
+
+    :raises ServiceError: ``too_many_games``.
+    """
+    # Serialise one person's starts, so two at once cannot both pass the count.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    playing = unfinished_bot_games(user).count()
+    if playing >= settings.BOT_GAMES_PER_PERSON:
+        raise ServiceError(
+            "too_many_games",
+            ngettext(
+                "You already play %(count)d game against bots: finish or leave it first.",
+                "You already play %(count)d games against bots: finish or leave one first.",
+                playing,
+            )
+            % {"count": playing},
         )
 
 
@@ -223,7 +258,11 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
 
 
 def check_may_play(user: User) -> None:
-    """:raises ServiceError: ``forbidden`` while a play ban holds, saying until when."""
+    """The one question every way of sitting down or starting a game asks first: opening a
+    table, joining one, starting one, playing against bots, opening or accepting a rematch.
+
+    :raises ServiceError: ``forbidden`` while a play ban holds, saying until when.
+    """
     refuse_if_sanctioned(user, Sanction.Kind.PLAY_BAN)
 
 
@@ -263,8 +302,10 @@ def start_game(table_id: int, user: User) -> Game:
     as filled seats (bots count) and the table's seat count becomes that number.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (not the host, already started, fewer
-        than two filled seats).
+        than two filled seats, a play ban on the host); ``too_many_games`` (the host alone with
+        bots, who plays enough such games already).
     """
+    check_may_play(user)
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_host_before_start(table, user)
@@ -278,7 +319,9 @@ def play_against_bots(
     """One click: a private table "<username> vs bots" with ``user`` and ``opponents`` bots, no
     turn time, started at once.
 
-    :raises ServiceError: ``bad_request`` for 0 or more than 9 opponents or an unknown bot.
+    :raises ServiceError: ``bad_request`` for 0 or more than 9 opponents or an unknown bot;
+        ``forbidden`` (a play ban); ``too_many_games`` (``settings.BOT_GAMES_PER_PERSON``
+        unfinished already).
     """
     if not 1 <= opponents <= MAX_SEATS - 1:
         raise ServiceError("bad_request", _("Play against 1 to 9 bots."))
@@ -350,10 +393,18 @@ def _pass_host_on(table: Table) -> bool:
 
 
 def _start(table: Table, now: datetime) -> Game:
+    """Start the table's game, whichever way it was asked for (the host, playing against bots,
+    a rematch against bots alone): a person alone with bots may play only so many at once.
+
+    :raises ServiceError: ``forbidden`` (fewer than two filled seats); ``too_many_games``.
+    """
     seats = list(table.seats.select_related("user").order_by("position"))
     filled = [seat for seat in seats if not seat.is_empty]
     if len(filled) < MIN_SEATS:
         raise ServiceError("forbidden", _("At least two seats must be filled to start."))
+    people = [seat.user for seat in filled if seat.user_id is not None]
+    if len(people) == 1:
+        check_bot_games(people[0])
     # Drop the empty seats and renumber the rest in order; two passes because positions are
     # unique per table.
     Seat.objects.filter(pk__in=[s.pk for s in seats if s.is_empty]).delete()

@@ -37,14 +37,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def try_as_guest(request: HttpRequest) -> HttpResponse:
     """A visitor plays against bots at once, as a guest (``accounts.guests`` makes the account),
-    counted against the sign-up throttle of their address like any new account."""
+    counted against the guests' allowance of their address (``accounts.throttle``), not the
+    sign-ups'. Over it, the page says what they can do instead: watch, log in or sign up."""
     if request.user.is_authenticated:
         return redirect("games:home")
-    if not throttle.reserve_signup(request):
-        messages.error(
-            request, _("Too many new accounts from your network. Please try again in an hour.")
-        )
-        return redirect("games:home")
+    if not throttle.reserve_guest(request):
+        return render(request, "games/guest_refused.html", status=429)
     user = guests.create_guest()
     login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
     try:

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -87,13 +88,27 @@ def _invite_url(table: Table) -> str:
 def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpResponse:
     """A refusal from the services: for htmx, the message swapped into the page's ``#flash``
     (status 200, since htmx does not swap error responses); else a message and back."""
+    message = _refusal_words(request, error)
     if request.htmx:
-        response = render(
-            request, "games/partials/flash.html", {"flash": error.message}, using="jinja2"
-        )
+        response = render(request, "games/partials/flash.html", {"flash": message}, using="jinja2")
         return reswap(retarget(response, "#flash"), "outerHTML")
-    messages.error(request, error.message)
+    messages.error(request, message)
     return redirect(next_url)
+
+
+def _refusal_words(request: HttpRequest, error: ServiceError) -> str:
+    """The refusal's message; one for too many games against bots links to those games."""
+    if error.code != "too_many_games":
+        return error.message
+    links = format_html_join(
+        " · ",
+        '<a href="{}">{}</a>',
+        (
+            (reverse("games:table", args=[table.pk]), table.shown_name)
+            for table in tables.unfinished_bot_games(request.user)
+        ),
+    )
+    return format_html("{} {} {}", error.message, _("Your games:"), links)
 
 
 def _done(request: HttpRequest, next_url: str) -> HttpResponse:

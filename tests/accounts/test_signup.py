@@ -128,3 +128,48 @@ def test_it_sends_a_logged_in_player_to_the_lobby(client: Client, dana) -> None:
 
     assert response.status_code == 302
     assert response.url == reverse("games:home")
+
+
+@pytest.mark.parametrize(
+    "username",
+    [
+        "Guest-7827",
+        "guest-7827",
+        "GUEST_7827",
+        "Guest7827",
+        "Guestl234",  # a small L for the one
+        "GuestO12",  # a capital O for the zero
+        "Guest",
+        "Invitado-4879",
+        "Tamu-4879",
+        "gasto_4879",
+    ],
+)
+def test_it_keeps_names_like_a_guests_for_guests_in_every_language(
+    client: Client, username: str
+) -> None:
+    response = sign_up(client, username)
+
+    errors = response.context["form"].errors["username"]
+    assert any("are kept for guest accounts" in error for error in errors), errors
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("username", ["Guesthouse", "Tamura", "Gastos", "my-guest-1"])
+def test_it_allows_names_that_merely_begin_or_end_like_the_guest_word(
+    client: Client, username: str
+) -> None:
+    sign_up(client, username)
+
+    assert User.objects.filter(username=username).exists()
+
+
+def test_it_says_which_names_are_kept_in_the_visitors_language(client: Client) -> None:
+    response = client.post(
+        URL,
+        {"username": "Guest-1", "password1": PASSWORD, "password2": PASSWORD},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+
+    errors = response.context["form"].errors["username"]
+    assert any("«Invitado-1234»" in error for error in errors), errors

@@ -43,8 +43,10 @@ class SiteServer:
             "DATABASE_URL": f"sqlite:///{self.db_path}",
             "DEBUG": "0",
             "PYTHONUNBUFFERED": "1",
-            # Every browser test signs its people up from 127.0.0.1 on the one shared site.
+            # Every browser test signs its people up (or tries as guests) from 127.0.0.1 on the one
+            # shared site.
             "SIGNUPS_PER_ADDRESS_PER_HOUR": "1000",
+            "GUESTS_PER_ADDRESS_PER_HOUR": "1000",
         }
         self.env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
         if redis_url:

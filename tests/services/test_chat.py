@@ -65,6 +65,41 @@ def test_a_blocked_word_is_refused_ignoring_case(table, alice) -> None:
     assert ChatMessage.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BUY cheap ＣＯＩＮＳ now",  # full-width
+        "BUY cheap c\u043eins now",  # Cyrillic o
+        "BUY cheap c o i n s now",  # spaced out
+        "BUY cheap c\u0301o\u0301i\u0301n\u0301s\u0301 now",  # combining marks
+    ],
+)
+def test_a_blocked_word_is_refused_in_look_alike_letters(table, alice, text) -> None:
+    BlockedWord.objects.create(word="coins")
+
+    with pytest.raises(ServiceError, match="not allowed"):
+        chat.post_message(table.pk, alice, "players", text)
+
+    assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("\u3164", "Write something visible."),
+        ("\u2800 \u2800", "Write something visible."),
+        ("a" + "\u0301" * 40, "at most 4 accents or marks on one letter"),
+    ],
+)
+def test_a_line_that_shows_nothing_or_spills_over_is_refused(table, alice, text, words) -> None:
+    with pytest.raises(ServiceError) as refusal:
+        chat.post_message(table.pk, alice, "players", text)
+
+    assert refusal.value.code == "bad_request"
+    assert words in refusal.value.message
+    assert not ChatMessage.objects.exists()
+
+
 def test_messages_are_rate_limited_per_person(table, alice) -> None:
     for number in range(chat.CHAT_BURST):
         chat.post_message(table.pk, alice, "players", f"line {number}")

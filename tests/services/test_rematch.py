@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from accounts.models import Sanction
 from games.models import Game, RematchInvitation, Table
 from games.services import moves, rematch, tables
 from games.services.errors import ServiceError
@@ -162,3 +163,58 @@ def test_the_new_table_shows_each_invitation_and_its_answer(finished, alice, bob
 
     assert '<li class="invitation invitation--declined">bob: <strong>Declined</strong></li>' in page
     assert '<li class="invitation invitation--pending">carol: <strong>Invited</strong></li>' in page
+
+
+def ban_from_play(user) -> None:
+    Sanction.objects.create(user=user, kind="play_ban", reason="leaver")
+
+
+def test_a_play_banned_player_cannot_open_a_rematch_against_bots(alice, rig, client) -> None:
+    table = tables.play_against_bots(alice, opponents=2)
+    win_at_once(table, alice, rig)
+    ban_from_play(alice)
+    client.force_login(alice)
+
+    response = client.post(reverse("games:play_again", args=[table.pk]), follow=True)
+
+    assert "A moderator has banned you from playing." in response.content.decode()
+    assert not Table.objects.filter(rematch_of=table).exists()
+    with pytest.raises(ServiceError, match="banned you from playing"):
+        rematch.offer_rematch(table.pk, alice)
+
+
+def test_a_play_banned_player_cannot_open_a_rematch_with_people(finished, alice) -> None:
+    ban_from_play(alice)
+
+    with pytest.raises(ServiceError, match="banned you from playing"):
+        rematch.offer_rematch(finished.pk, alice)
+
+    assert not Table.objects.filter(rematch_of=finished).exists()
+
+
+@pytest.mark.parametrize("how", ["answer", "ask"])
+def test_a_play_banned_player_cannot_accept_a_rematch(finished, alice, bob, how) -> None:
+    new = rematch.offer_rematch(finished.pk, alice)
+    ban_from_play(bob)
+
+    with pytest.raises(ServiceError, match="banned you from playing"):
+        if how == "answer":
+            rematch.answer_rematch(new.pk, bob, accept=True)
+        else:
+            rematch.offer_rematch(finished.pk, bob)
+
+    assert not new.seats.filter(user=bob).exists()
+    assert new.invitations.get(user=bob).answer != Answer.ACCEPTED
+
+
+def test_a_rematch_against_bots_counts_against_the_bot_games(alice, rig, settings) -> None:
+    settings.BOT_GAMES_PER_PERSON = 1
+    table = tables.play_against_bots(alice, opponents=2)
+    win_at_once(table, alice, rig)
+    tables.play_against_bots(alice)
+
+    with pytest.raises(ServiceError) as caught:
+        rematch.offer_rematch(table.pk, alice)
+
+    assert caught.value.code == "too_many_games"
+    assert not Table.objects.filter(rematch_of=table).exists()

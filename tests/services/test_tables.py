@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Sanction
 from games.engine import GameState
 from games.engine.cards import is_full_deck
 from games.models import Game, Seat, Table
@@ -330,3 +332,95 @@ def test_changes_reach_the_lobby_only_after_commit(
         f"table-{table.pk}",
         {"type": "table.update", "table": table.pk, "version": None},
     ) in sent
+
+
+# ------------------------------------------------------------------ a play ban closes every door
+
+
+def ban_from_play(user) -> None:
+    Sanction.objects.create(user=user, kind="play_ban", reason="leaver")
+
+
+def test_a_play_banned_host_cannot_start_the_table_they_opened_before(
+    alice, bob, make_table
+) -> None:
+    table = make_table(players=[bob])
+    ban_from_play(alice)
+
+    with pytest.raises(ServiceError, match="banned you from playing") as caught:
+        tables.start_game(table.pk, alice)
+
+    assert caught.value.code == "forbidden"
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+    assert not Game.objects.filter(table=table).exists()
+
+
+def test_a_play_banned_player_cannot_play_against_bots(alice) -> None:
+    ban_from_play(alice)
+
+    with pytest.raises(ServiceError, match="banned you from playing"):
+        tables.play_against_bots(alice)
+
+    assert not Table.objects.exists()
+
+
+def test_the_start_page_says_why_a_play_banned_host_is_refused(
+    client, alice, bob, make_table
+) -> None:
+    table = make_table(players=[bob])
+    ban_from_play(alice)
+    client.force_login(alice)
+
+    response = client.post(reverse("games:start", args=[table.pk]), follow=True)
+
+    assert "A moderator has banned you from playing." in response.content.decode()
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+
+
+# -------------------------------------------------------- games against bots, a few at once
+
+
+def test_a_person_plays_a_few_games_against_bots_at_once_and_no_more(alice, settings) -> None:
+    settings.BOT_GAMES_PER_PERSON = 3
+    playing = [tables.play_against_bots(alice) for _ in range(3)]
+
+    with pytest.raises(ServiceError, match="already play 3 games against bots") as caught:
+        tables.play_against_bots(alice)
+
+    assert caught.value.code == "too_many_games"
+    assert Table.objects.count() == 3
+    assert list(tables.unfinished_bot_games(alice)) == playing[::-1]
+
+
+def test_a_finished_game_against_bots_frees_its_place(alice, settings) -> None:
+    settings.BOT_GAMES_PER_PERSON = 1
+    first = tables.play_against_bots(alice)
+    tables.leave_table(first.pk, alice)  # the last person leaves: the game ends
+
+    second = tables.play_against_bots(alice)
+
+    assert second.status == Table.Status.PLAYING
+
+
+def test_games_with_other_people_do_not_count_against_the_bot_games(
+    alice, bob, make_table, settings
+) -> None:
+    settings.BOT_GAMES_PER_PERSON = 1
+    make_table(players=[bob], start=True)
+
+    assert tables.play_against_bots(alice).status == Table.Status.PLAYING
+
+
+def test_a_host_alone_with_bots_cannot_start_one_game_too_many(alice, settings) -> None:
+    settings.BOT_GAMES_PER_PERSON = 1
+    tables.play_against_bots(alice)
+    table = tables.create_table(alice, name="Practice", seat_count=3, bot_seats=2)
+
+    with pytest.raises(ServiceError) as caught:
+        tables.start_game(table.pk, alice)
+
+    assert caught.value.code == "too_many_games"
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN

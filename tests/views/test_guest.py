@@ -53,16 +53,87 @@ def test_a_visitor_is_logged_in_as_a_readable_guest_at_a_started_bot_table(clien
     assert client.get(reverse("games:my_games")).status_code == 200  # logged in
 
 
-def test_guests_count_against_the_signup_limit_of_their_address() -> None:
+def test_guests_count_against_an_allowance_of_their_address(settings) -> None:
+    settings.GUESTS_PER_ADDRESS_PER_HOUR = 2
     for _ in range(2):
         try_as_guest(Client())
 
     response = try_as_guest(Client(), "198.51.100.7")
 
     assert User.objects.count() == 2
-    assert response.url == reverse("games:home")
+    assert response.status_code == 429
     assert try_as_guest(Client(), "198.51.100.8").status_code == 302
     assert User.objects.count() == 3
+
+
+def test_a_classroom_behind_one_address_tries_the_game_past_the_signup_limit() -> None:
+    # The fixture allows two sign-ups an hour; guests are not sign-ups.
+    for _ in range(12):
+        assert try_as_guest(Client()).status_code == 302
+
+    assert Guest.objects.count() == 12
+    assert Table.objects.filter(status=Table.Status.PLAYING).count() == 12
+
+
+def test_guests_leave_the_signups_of_their_address_untouched(client) -> None:
+    for _ in range(3):
+        try_as_guest(Client())
+
+    response = Client().post(
+        reverse("accounts:signup"),
+        {"username": "ana", "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR="198.51.100.7",
+    )
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="ana").exists()
+
+
+def test_a_refused_visitor_is_offered_to_watch_log_in_or_sign_up(settings) -> None:
+    settings.GUESTS_PER_ADDRESS_PER_HOUR = 1
+    try_as_guest(Client())
+
+    response = try_as_guest(Client())
+
+    page = response.content.decode()
+    assert response.status_code == 429
+    assert "no more guest accounts can be made from it for now" in page
+    for name in ("games:watch", "accounts:login", "accounts:signup"):
+        assert f'href="{reverse(name)}"' in page
+    assert f'action="{reverse("games:guest")}"' not in page  # no button that cannot work
+    assert Guest.objects.count() == 1
+
+
+def test_the_refusal_is_in_the_visitors_language(settings) -> None:
+    settings.GUESTS_PER_ADDRESS_PER_HOUR = 1
+    try_as_guest(Client())
+
+    response = Client().post(
+        reverse("games:guest"), REMOTE_ADDR="198.51.100.7", HTTP_ACCEPT_LANGUAGE="es"
+    )
+
+    assert "Mucha gente de tu red" in response.content.decode()
+
+
+def test_keeping_a_guest_account_counts_as_a_signup(client) -> None:
+    for name in ("ana", "bea"):
+        Client().post(
+            reverse("accounts:signup"),
+            {"username": name, "password1": PASSWORD, "password2": PASSWORD},
+            REMOTE_ADDR="198.51.100.7",
+        )
+    try_as_guest(client)
+
+    response = client.post(
+        reverse("accounts:claim"),
+        {"username": "carla", "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR="198.51.100.7",
+    )
+
+    assert response.status_code == 200
+    assert "Too many new accounts from your network" in response.content.decode()
+    assert not User.objects.filter(username="carla").exists()
+    assert Guest.objects.count() == 1
 
 
 def test_a_guest_may_neither_open_nor_join_a_table_with_people(client, dana) -> None:

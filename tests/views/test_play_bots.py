@@ -28,3 +28,21 @@ def test_it_starts_a_game_against_three_bots_at_once(client: Client, alice) -> N
     page = response.content.decode()
     assert "Your hand: 8 cards" in page
     assert page.count("badge--bot") == 3
+
+
+def test_one_game_too_many_is_refused_with_links_to_the_games_going_on(
+    client: Client, alice, settings
+) -> None:
+    settings.BOT_GAMES_PER_PERSON = 2
+    client.force_login(alice)
+    for _ in range(2):
+        client.post(reverse("games:play_bots"))
+
+    response = client.post(reverse("games:play_bots"), follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("games:home")
+    page = response.content.decode()
+    assert "You already play 2 games against bots: finish or leave one first." in page
+    for table in Table.objects.all():
+        assert f'<a href="{reverse("games:table", args=[table.pk])}">alice vs bots</a>' in page
+    assert Table.objects.count() == 2

@@ -1,4 +1,5 @@
-"""Delete guest accounts nobody claimed (accounts.guests): run it daily, e.g. from cron."""
+"""Delete guest accounts nobody claimed (accounts.guests): run it daily, e.g. from cron. Those
+that moderation records name are kept, inactive."""
 
 from __future__ import annotations
 
