@@ -284,9 +284,3 @@ def verify(actor: User, game: Game) -> GameVerification:
             reason=_("the log holds") if ok else _("the log does not match the game"),
         )
     return result
-
-
-def watched(actor: User, table: Table) -> None:
-    """A moderator opened a table they could not see as a player (a private one)."""
-    with transaction.atomic():
-        log(actor, Action.WATCH, target=table.host, obj=table)
