@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import COMMENT_MAX_LENGTH, Sanction
 from games.moderation.models import Report
-from games.moderation.permissions import may_act_on
+from games.moderation.permissions import may_act_on, refusal
 
 DURATIONS = (
     ("1h", _("1 hour"), timedelta(hours=1)),
@@ -108,10 +108,7 @@ class ReportForm(forms.ModelForm):
         if not (cleaned.get("sanction_reason") or "").strip():
             self.add_error("sanction_reason", _("Give a reason for the sanction."))
         if self.actor is not None and not may_act_on(self.actor, self.instance.target):
-            self.add_error(
-                "sanction_kind",
-                _("Moderators act on ordinary players only; staff only a superuser acts on."),
-            )
+            self.add_error("sanction_kind", refusal(self.actor, self.instance.target))
         return cleaned
 
     def ends_at(self) -> datetime | None:

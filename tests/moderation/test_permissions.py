@@ -112,7 +112,7 @@ def logged() -> int:
         ("root", "other_mod", True),
         ("root", "staffer", True),
         ("root", "root", False),
-        ("root", "other_root", False),
+        ("root", "other_root", True),
     ],
 )
 def test_may_act_on_lets_moderators_act_on_ordinary_players_only(
@@ -324,14 +324,16 @@ def test_a_moderator_may_not_act_on_other_staff(mod_client, staffer) -> None:
     assert not Sanction.objects.exists() and not logged()
 
 
-def test_a_superuser_may_act_on_a_moderator(root_client, mod) -> None:
+def test_a_superuser_may_act_on_a_moderator_but_not_on_themselves(root_client, root, mod) -> None:
     sanction = sanction_on(mod)
 
     lift(root_client, sanction)
     act(root_client, "auth_user", "rename", mod, reason="clearer", new_name="mia_mod")
+    act(root_client, "auth_user", "rename", root, reason="shorter", new_name="rt")
 
     assert not Sanction.objects.get(pk=sanction.pk).is_active
     assert User.objects.get(pk=mod.pk).username == "mia_mod"
+    assert User.objects.get(pk=root.pk).username == "root"
 
 
 def test_a_moderator_may_not_act_on_a_superuser(mod_client, root) -> None:
@@ -430,3 +432,12 @@ def test_a_private_finished_game_seen_by_a_moderator_is_logged(
     mod_client.get(reverse("games:finished_game", args=[game.pk]))
 
     assert ModerationLog.objects.get().action == "watch"
+
+
+def test_a_report_about_a_moderator_is_handled_by_a_superuser(root, root_client, mod, alice):
+    report = Report.objects.create(filer=alice, target=mod, category="abusive_chat")
+
+    handle(root_client, report, status="dismissed", notes="a fair warning")
+
+    report.refresh_from_db()
+    assert (report.status, report.handled_by) == ("dismissed", root)
