@@ -71,10 +71,12 @@ def impose_sanction(
     the account, hands their running seats to bots, closes their open tables and sockets and
     hides their chat messages.
 
-    :raises ServiceError: ``bad_request`` without a reason, ``forbidden`` for anyone but an
-        ordinary player (``permissions.may_act_on``).
+    :raises ServiceError: ``bad_request`` without a reason or for an unknown kind,
+        ``forbidden`` for anyone but an ordinary player (``permissions.may_act_on``).
     """
     reason = _require_reason(reason)
+    if kind not in Sanction.Kind.values:
+        raise ServiceError("bad_request", _("Choose a chat mute, a play ban or an account ban."))
     refuse_unless_may_act_on(actor, user)
     with transaction.atomic():
         sanction = Sanction.objects.create(

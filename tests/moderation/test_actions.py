@@ -90,3 +90,14 @@ def test_a_report_handled_already_is_not_acted_on_twice(mod, alice, bob) -> None
 
     assert not Sanction.objects.exists()
     assert Report.objects.get(pk=report.pk).status == "dismissed"
+
+
+@pytest.mark.django_db
+def test_an_unknown_kind_of_sanction_is_refused_and_nothing_is_kept(mod, alice, bob) -> None:
+    report = Report.objects.create(filer=alice, target=bob, category="other")
+
+    with pytest.raises(ServiceError, match="Choose a chat mute"):
+        moderation.sanction_from_report(mod, report, "exile", "why not", None)
+
+    assert not Sanction.objects.exists() and not ModerationLog.objects.exists()
+    assert Report.objects.get(pk=report.pk).status == "open"
