@@ -47,6 +47,25 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class RefusalShownAdmin(admin.ModelAdmin):
+    """A refusal of the moderation actions (``ServiceError``), raised while the admin saves,
+    rolls the admin's transaction back and comes back to the page as a message."""
+
+    def add_view(self, request: HttpRequest, form_url="", extra_context=None):
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        try:
+            return super().change_view(request, object_id, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
 admin.site.unregister(User)
 
 
@@ -189,25 +208,6 @@ class PlayerAdmin(UserAdmin):
 
 
 # ------------------------------------------------------------------ sanctions
-
-
-class RefusalShownAdmin(admin.ModelAdmin):
-    """A refusal of the moderation actions (``ServiceError``), raised while the admin saves,
-    rolls the admin's transaction back and comes back to the page as a message."""
-
-    def add_view(self, request: HttpRequest, form_url="", extra_context=None):
-        try:
-            return super().add_view(request, form_url, extra_context)
-        except ServiceError as error:
-            self.message_user(request, error.message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
-    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
-        try:
-            return super().change_view(request, object_id, form_url, extra_context)
-        except ServiceError as error:
-            self.message_user(request, error.message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
 
 
 @admin.register(Sanction)
