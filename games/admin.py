@@ -282,7 +282,12 @@ class ChatMessageAdmin(ReadOnlyAdmin):
         reason = action_reason(self, request)
         if reason is None:
             return
-        hidden = sum(moderation.hide_message(request.user, line, reason) for line in queryset)
+        hidden = 0
+        for line in queryset.select_related("author"):
+            try:
+                hidden += moderation.hide_message(request.user, line, reason)
+            except ServiceError as error:  # a line of a moderator's own, or of staff
+                self.message_user(request, f"{line}: {error.message}", messages.WARNING)
         self.message_user(
             request,
             ngettext("%(count)d message hidden.", "%(count)d messages hidden.", hidden)

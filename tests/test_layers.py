@@ -49,6 +49,14 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     ),
     "games.presenters": ("games.live", *MODERATION_ABOVE_MODELS, "games.views", "games.admin"),
     "games.live": ("games.views", "games.admin", *MODERATION_ABOVE_MODELS),
+    # The watch log sits at the services' level: the table's socket asks it as the pages do.
+    "games.moderation.watches": (
+        "games.presenters",
+        "games.live",
+        *MODERATION_ABOVE_MODELS,
+        "games.views",
+        "games.admin",
+    ),
     "games.moderation": ("games.live",),
 }
 

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from games import presenters
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
+from games.moderation import watches
 from games.presenters import LobbyView, TableView
 from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves
@@ -290,10 +291,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _watchable_table(self) -> Table | None:
         """The table, if this visitor may watch it (``access.may_watch``, the table page's own
-        rule); else None."""
+        rule); else None. A moderator on a table only their role lets them see is logged, as on
+        the page."""
         table = Table.objects.select_related("host").filter(pk=self.table_id).first()
         if table is None or not access.may_watch(table, self.user, self.invite):
             return None
+        watches.note_watch(self.user, table, self.invite, watches.ON_THE_SOCKET)
         return table
 
     async def _play(self, frame: Any) -> None:

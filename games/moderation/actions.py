@@ -20,6 +20,7 @@ from accounts.models import Sanction
 from accounts.usernames import validate_username
 from games.models import ChatMessage, Game, GameVerification, Table
 from games.moderation.models import ModerationLog, Report
+from games.moderation.permissions import refuse_unless_may_act_on
 from games.services import broadcast, history, tables
 from games.services.errors import ServiceError
 
@@ -70,12 +71,13 @@ def impose_sanction(
     the account, hands their running seats to bots, closes their open tables and sockets and
     hides their chat messages.
 
-    :raises ServiceError: ``bad_request`` without a reason, ``forbidden`` for oneself or a
-        superuser.
+    :raises ServiceError: ``bad_request`` without a reason or for an unknown kind,
+        ``forbidden`` for anyone but an ordinary player (``permissions.may_act_on``).
     """
     reason = _require_reason(reason)
-    if user.pk == actor.pk or user.is_superuser:
-        raise ServiceError("forbidden", _("You cannot sanction yourself or a superuser."))
+    if kind not in Sanction.Kind.values:
+        raise ServiceError("bad_request", _("Choose a chat mute, a play ban or an account ban."))
+    refuse_unless_may_act_on(actor, user)
     with transaction.atomic():
         sanction = Sanction.objects.create(
             user=user, kind=kind, reason=reason, created_by=actor, ends_at=ends_at
@@ -92,17 +94,22 @@ def _shut_out(user: User, actor: User, reason: str) -> None:
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
     tables.withdraw_player(user)
     broadcast.sessions_ended(user.pk)
-    ChatMessage.objects.filter(author=user, hidden_at__isnull=True).update(
-        hidden_at=timezone.now(), hidden_by=actor, hidden_reason=reason[:200]
-    )
+    lines = ChatMessage.objects.filter(author=user, hidden_at__isnull=True)
+    shown = list(lines.values_list("table_id", "pk"))
+    lines.update(hidden_at=timezone.now(), hidden_by=actor, hidden_reason=reason[:200])
+    # The lines go from the pages already open too, as the admin's Hide action takes them.
+    for table_id, message_id in shown:
+        broadcast.chat_hidden(table_id, message_id)
 
 
 def lift_sanction(actor: User, sanction: Sanction, reason: str) -> None:
     """End a sanction early; lifting an account ban reactivates the account.
 
-    :raises ServiceError: ``bad_request`` without a reason or if it is no longer active.
+    :raises ServiceError: ``bad_request`` without a reason or if it is no longer active;
+        ``forbidden`` for one's own sanction, or one on anyone but an ordinary player.
     """
     reason = _require_reason(reason)
+    refuse_unless_may_act_on(actor, sanction.user)
     with transaction.atomic():
         sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
         if not sanction.is_active:
@@ -127,9 +134,11 @@ def ban(actor: User, user: User, reason: str) -> Sanction:
 def unban(actor: User, user: User, reason: str) -> int:
     """Lift every active account ban of ``user`` and reactivate the account, in one log row.
 
-    :raises ServiceError: ``bad_request`` without a reason.
+    :raises ServiceError: ``bad_request`` without a reason; ``forbidden`` for anyone but an
+        ordinary player.
     """
     reason = _require_reason(reason)
+    refuse_unless_may_act_on(actor, user)
     with transaction.atomic():
         bans = Sanction.objects.active().filter(user=user, kind=Sanction.Kind.ACCOUNT_BAN)
         count = bans.update(lifted_at=timezone.now(), lifted_by=actor, lift_reason=reason)
@@ -145,9 +154,10 @@ def rename(actor: User, user: User, new_name: str, reason: str) -> None:
     """Force a new username (an offensive one); the old one is kept in the log.
 
     :raises ServiceError: ``bad_request`` without a reason, for a name against the rules or one
-        that is taken.
+        that is taken; ``forbidden`` for anyone but an ordinary player.
     """
     reason = _require_reason(reason)
+    refuse_unless_may_act_on(actor, user)
     try:
         validate_username(new_name)
     except ValidationError as error:
@@ -174,9 +184,11 @@ def rename(actor: User, user: User, new_name: str, reason: str) -> None:
 def hide_message(actor: User, message: ChatMessage, reason: str) -> bool:
     """Hide a chat message from everyone; False if it was hidden already.
 
-    :raises ServiceError: ``bad_request`` without a reason.
+    :raises ServiceError: ``bad_request`` without a reason; ``forbidden`` for a line of one's
+        own, or of anyone but an ordinary player.
     """
     reason = _require_reason(reason)
+    refuse_unless_may_act_on(actor, message.author)
     with transaction.atomic():
         hidden = ChatMessage.objects.filter(pk=message.pk, hidden_at__isnull=True).update(
             hidden_at=timezone.now(), hidden_by=actor, hidden_reason=reason[:200]
@@ -191,10 +203,12 @@ def hide_message(actor: User, message: ChatMessage, reason: str) -> bool:
 def handle_report(actor: User, report: Report, status: str, notes: str) -> None:
     """Resolve or dismiss a report, with the moderator's notes.
 
-    :raises ServiceError: ``bad_request`` for a status other than resolved or dismissed.
+    :raises ServiceError: ``bad_request`` for a status other than resolved or dismissed;
+        ``forbidden`` for a report about oneself, or about anyone but an ordinary player.
     """
     if status not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
         raise ServiceError("bad_request", _("A report is resolved or dismissed."))
+    refuse_unless_may_act_on(actor, report.target)
     with transaction.atomic():
         report.status = status
         report.notes = notes
@@ -208,6 +222,31 @@ def handle_report(actor: User, report: Report, status: str, notes: str) -> None:
             obj=report,
             reason=f"{report.get_status_display()}: {notes}".strip(": "),
         )
+
+
+def sanction_from_report(
+    actor: User,
+    report: Report,
+    kind: str,
+    reason: str,
+    ends_at: datetime | None,
+    notes: str = "",
+) -> Sanction:
+    """Sanction the person reported and resolve the report, linked to the sanction, in one
+    transaction: the sanction's log row and the report's are written together or not at all.
+
+    :raises ServiceError: as :func:`impose_sanction`; ``bad_request`` for a report handled
+        already.
+    """
+    with transaction.atomic():
+        report = Report.objects.select_for_update().select_related("target").get(pk=report.pk)
+        if report.status != Report.Status.OPEN:
+            raise ServiceError("bad_request", _("This report has been handled already."))
+        sanction = impose_sanction(actor, report.target, kind, reason, ends_at)
+        report.sanction = sanction
+        report.save(update_fields=["sanction"])
+        handle_report(actor, report, Report.Status.RESOLVED, notes or sanction.reason)
+    return sanction
 
 
 def file_report(
@@ -284,9 +323,3 @@ def verify(actor: User, game: Game) -> GameVerification:
             reason=_("the log holds") if ok else _("the log does not match the game"),
         )
     return result
-
-
-def watched(actor: User, table: Table) -> None:
-    """A moderator opened a table they could not see as a player (a private one)."""
-    with transaction.atomic():
-        log(actor, Action.WATCH, target=table.host, obj=table)

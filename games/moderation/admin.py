@@ -1,4 +1,5 @@
-"""The moderators' screens: players (ban, unban, rename), sanctions, reports and the log.
+"""The moderators' screens: players (ban, unban, rename), sanctions, reports (and acting from
+one) and the log.
 
 Every action goes through ``games.moderation.actions``, which writes one row of the moderation
 log in the same transaction. Moderators (staff in the Moderators group, not superusers) read a
@@ -10,14 +11,9 @@ player's page but change a player only through these actions; the log is read-on
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
@@ -29,7 +25,9 @@ from django.utils.translation import ngettext
 from accounts.forms import AdminPasswordChangeForm, PlayerChangeForm, PlayerCreationForm
 from accounts.models import Sanction
 from games.moderation import actions as moderation
+from games.moderation.admin_forms import LiftForm, PlayerActionForm, ReportForm, SanctionForm
 from games.moderation.models import ModerationLog, Report
+from games.moderation.permissions import may_act_on
 from games.services import broadcast, stats
 from games.services.errors import ServiceError
 
@@ -49,14 +47,26 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class RefusalShownAdmin(admin.ModelAdmin):
+    """A refusal of the moderation actions (``ServiceError``), raised while the admin saves,
+    rolls the admin's transaction back and comes back to the page as a message."""
+
+    def add_view(self, request: HttpRequest, form_url="", extra_context=None):
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        try:
+            return super().change_view(request, object_id, form_url, extra_context)
+        except ServiceError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
 admin.site.unregister(User)
-
-
-class PlayerActionForm(ActionForm):
-    """The players' action bar: a reason for every action, and the new name for a rename."""
-
-    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
-    new_name = forms.CharField(label=_("New name"), required=False, max_length=20)
 
 
 @admin.register(User)
@@ -199,55 +209,19 @@ class PlayerAdmin(UserAdmin):
 
 # ------------------------------------------------------------------ sanctions
 
-DURATIONS = (
-    ("1h", _("1 hour"), timedelta(hours=1)),
-    ("1d", _("1 day"), timedelta(days=1)),
-    ("7d", _("1 week"), timedelta(days=7)),
-    ("30d", _("30 days"), timedelta(days=30)),
-    ("permanent", _("Permanent"), None),
-)
-
-
-class SanctionForm(forms.ModelForm):
-    """A new sanction: whom, which, why and for how long."""
-
-    duration = forms.ChoiceField(
-        label=_("Duration"), choices=[(code, label) for code, label, _length in DURATIONS]
-    )
-
-    class Meta:
-        model = Sanction
-        fields = ("user", "kind", "reason")
-
-    def ends_at(self):
-        length = {code: length for code, _label, length in DURATIONS}[self.cleaned_data["duration"]]
-        return None if length is None else timezone.now() + length
-
-
-class LiftForm(forms.ModelForm):
-    """Lifting a sanction early, with a reason."""
-
-    class Meta:
-        model = Sanction
-        fields = ("lift_reason",)
-
-    def clean_lift_reason(self) -> str:
-        reason = self.cleaned_data["lift_reason"].strip()
-        if not reason:
-            raise ValidationError(_("Give a reason for lifting the sanction."))
-        return reason
-
 
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
-    """Chat mutes, play bans and account bans: imposed here (the add form) and lifted here (an
-    active sanction's page asks for the reason); never edited otherwise nor deleted."""
+class SanctionAdmin(RefusalShownAdmin):
+    """Chat mutes, play bans and account bans: imposed here (the add form, the player chosen by
+    name) and lifted here (an active sanction's page asks for the reason); never edited
+    otherwise nor deleted. A sanction on someone the moderator may not act on (themselves,
+    staff) is shown read-only."""
 
     list_display = ("user", "kind", "reason", "created_by", "created_at", "ends_at", "active")
     list_filter = ("kind", "created_at")
     list_select_related = ("user", "created_by")
     search_fields = ("user__username", "reason")
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
     shown = (
         "user",
         "kind",
@@ -262,6 +236,11 @@ class SanctionAdmin(admin.ModelAdmin):
     @admin.display(description=_("active"), boolean=True)
     def active(self, sanction: Sanction) -> bool:
         return sanction.is_active
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        if obj is not None and not may_act_on(request.user, obj.user):
+            return False
+        return super().has_change_permission(request, obj)
 
     def get_form(self, request: HttpRequest, obj=None, change=False, **kwargs):
         kwargs["form"] = LiftForm if obj is not None else SanctionForm
@@ -292,44 +271,21 @@ class SanctionAdmin(admin.ModelAdmin):
         obj.pk = sanction.pk
         obj._state.adding = False
 
-    def add_view(self, request: HttpRequest, form_url="", extra_context=None):
-        try:
-            return super().add_view(request, form_url, extra_context)
-        except ServiceError as error:
-            self.message_user(request, error.message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
-    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
-        try:
-            return super().change_view(request, object_id, form_url, extra_context)
-        except ServiceError as error:
-            self.message_user(request, error.message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
 
 # ------------------------------------------------------------------ reports
 
 
-class ReportForm(forms.ModelForm):
-    class Meta:
-        model = Report
-        fields = ("status", "notes")
-
-    def clean_status(self) -> str:
-        status = self.cleaned_data["status"]
-        if status == Report.Status.OPEN:
-            raise ValidationError(_("Resolve or dismiss the report."))
-        return status
-
-
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
-    """The queue: open reports first; a moderator resolves or dismisses each, with notes."""
+class ReportAdmin(RefusalShownAdmin):
+    """The queue: open reports first. A moderator resolves or dismisses each, with notes, or
+    acts on the person reported from the report itself: a sanction for a time with a reason,
+    the report resolved and linked to it, in one step. A report about someone the moderator may
+    not act on (themselves, staff) is shown read-only."""
 
     form = ReportForm
     list_display = ("created_at", "category", "target", "filer", "status", "handled_by")
     list_filter = ("status", "category", "created_at")
-    list_select_related = ("target", "filer", "handled_by")
+    list_select_related = ("target", "filer", "handled_by", "sanction")
     search_fields = ("target__username", "filer__username", "comment")
     ordering = ("-created_at",)
     shown = (
@@ -343,14 +299,42 @@ class ReportAdmin(admin.ModelAdmin):
         "handled_by",
         "handled_at",
     )
+    acting = ("sanction_kind", "duration", "sanction_reason")
 
-    def get_fields(self, request: HttpRequest, obj=None):
-        return (*self.shown, "status", "notes")
+    def get_fieldsets(self, request: HttpRequest, obj=None):
+        if not self.has_change_permission(request, obj):
+            return [(None, {"fields": (*self.shown, "status", "notes", "sanction_link")})]
+        return [
+            (None, {"fields": (*self.shown, "status", "notes")}),
+            (_("Act on the reported player"), {"fields": self.acting}),
+        ]
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
-        if obj is not None and obj.status != Report.Status.OPEN:
-            return (*self.shown, "status", "notes")
+        if not self.has_change_permission(request, obj):
+            return (*self.shown, "status", "notes", "sanction_link")
         return self.shown
+
+    def get_form(self, request: HttpRequest, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.actor = request.user
+        return form
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field=None):
+        report = super().get_object(request, object_id, from_field)
+        if report is not None:
+            # The form sets the status it is given on the report before it is saved; whether
+            # the page may change it is decided by the status it has.
+            report.stored_status = report.status
+        return report
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        # A handled report is kept as it was handled.
+        status = getattr(obj, "stored_status", getattr(obj, "status", None))
+        if obj is not None and status != Report.Status.OPEN:
+            return False
+        if obj is not None and not may_act_on(request.user, obj.target):
+            return False
+        return super().has_change_permission(request, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # filed by players
@@ -379,10 +363,31 @@ class ReportAdmin(admin.ModelAdmin):
         )
         return format_html("<ul>{}</ul>", rows)
 
+    @admin.display(description=_("sanction"))
+    def sanction_link(self, report: Report) -> str:
+        sanction = report.sanction
+        if sanction is None:
+            return "—"
+        url = reverse("admin:accounts_sanction_change", args=[sanction.pk])
+        if sanction.ends_at is None:
+            until = _("Permanent")
+        else:
+            until = formats.date_format(timezone.localtime(sanction.ends_at), "DATETIME_FORMAT")
+        return format_html('<a href="{}">{}</a> ({})', url, sanction.get_kind_display(), until)
+
     def save_model(self, request: HttpRequest, obj: Report, form, change: bool) -> None:
-        moderation.handle_report(
-            request.user, obj, form.cleaned_data["status"], form.cleaned_data["notes"]
-        )
+        data = form.cleaned_data
+        if data["sanction_kind"]:
+            moderation.sanction_from_report(
+                request.user,
+                obj,
+                data["sanction_kind"],
+                data["sanction_reason"],
+                form.ends_at(),
+                data["notes"],
+            )
+            return
+        moderation.handle_report(request.user, obj, data["status"], data["notes"])
 
 
 # ------------------------------------------------------------------ the log

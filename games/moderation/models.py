@@ -53,6 +53,15 @@ class Report(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    # The sanction the moderator imposed from this report, if they acted on it.
+    sanction = models.ForeignKey(
+        "accounts.Sanction",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("sanction"),
+    )
     created_at = models.DateTimeField(_("filed at"), auto_now_add=True)
 
     class Meta:

@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from accounts import guests
 from games.forms import TableForm
 from games.models import ChatMessage, Game, Table
-from games.moderation import actions as moderation
+from games.moderation import watches
 from games.moderation.views import report as report_view
 from games.presenters import (
     finished_game_context,
@@ -207,7 +207,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
     context["invite_url"] = request.build_absolute_uri(_invite_url(table))
     context.update(_chat_panel(table, request.user))
-    _log_moderator_watching(request, table, invite)
+    watches.note_watch(request.user, table, invite, watches.ON_THE_PAGE)
     return render(request, "games/table.html", context)
 
 
@@ -303,6 +303,7 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     if not game.finished:
         raise Http404(_("This game is still being played."))
     _check_may_watch(request, game.table)
+    watches.note_watch(request.user, game.table, _invite(request), watches.AS_A_FINISHED_GAME)
     return game
 
 
@@ -401,12 +402,6 @@ def _people_at(table: Table, user) -> list:
     User = get_user_model()
     seated = Q(seats__table=table) | Q(pk__in=table.seats.values("replaced_user"))
     return list(User.objects.filter(seated).exclude(pk=user.pk).distinct().order_by("username"))
-
-
-def _log_moderator_watching(request: HttpRequest, table: Table, invite: str) -> None:
-    """A moderator on a table only their role lets them see: their presence is logged."""
-    if request.user.is_authenticated and not access.may_watch_as_guest(table, request.user, invite):
-        moderation.watched(request.user, table)
 
 
 @require_POST

@@ -1,7 +1,8 @@
 """Chat and moderation in the browser: a player insults another in the table's chat, the other
 reports them from the table, and a moderator (a member of the Moderators group, not a superuser)
-handles the report in the admin; the mod log shows it. Screenshots: test-artifacts/e2e-chat-*.png,
-e2e-report-form.png, e2e-admin-reports.png, e2e-mod-log.png.
+handles the report in the admin; the mod log shows it. Or mutes the reported player from the
+report itself, and the muted player's chat box says so. Screenshots: test-artifacts/e2e-chat-*.png,
+e2e-report-form.png, e2e-admin-reports.png, e2e-mod-log.png, e2e-admin-report-*.png.
 """
 
 from __future__ import annotations
@@ -106,3 +107,69 @@ def test_a_report_filed_from_the_table_is_handled_by_a_moderator(
         (rude,),
     )
     assert rows == [("resolved",)]
+
+
+def log_in_to_the_admin(context, base: str, username: str):
+    admin = context.new_page()
+    admin.goto(base + "/admin/login/")
+    admin.locator("input[name=username]").fill(username)
+    admin.locator("input[name=password]").fill(PASSWORD)
+    admin.locator("input[type=submit]").click()
+    return admin
+
+
+def test_a_moderator_mutes_the_reported_player_from_the_report(
+    site_server, new_context, artifacts
+) -> None:
+    base = site_server.url
+    victim, rude = unique_name("vic"), unique_name("rude")
+    host = sign_up(new_context(), base, victim)
+    table_id = open_table(host, base, "Mute table")
+    other = sign_up(new_context(), base, rude)
+    take_seat(other, base, table_id)
+    start_game(host, other)
+    chat_form = other.locator("#chat-log-players + form")
+    chat_form.locator("input[name=text]").fill("you are hopeless")
+    chat_form.get_by_role("button", name="Send").click()
+    expect(host.locator("#chat-log-players .chat__text")).to_have_text(
+        "you are hopeless", timeout=TIMEOUT
+    )
+    host.goto(f"{base}/tables/{table_id}/report/")
+    form = host.locator("form.report-form")
+    form.get_by_label("What happened").select_option(label="Abusive chat")
+    form.get_by_label("Comment").fill("Insults again.")
+    form.get_by_role("button", name="Send the report").click()
+    expect(host.get_by_text("Report received")).to_be_visible()
+
+    moderator = unique_name("mod")
+    make_moderator(site_server, moderator)
+    admin = log_in_to_the_admin(new_context(), base, moderator)
+    admin.goto(base + "/admin/games/report/")
+    admin.locator("#result_list tbody tr", has_text=rude).locator("th a").click()
+    admin.locator("select[name=sanction_kind]").select_option(label="Chat mute")
+    admin.locator("select[name=duration]").select_option(label="1 day")
+    admin.locator("textarea[name=sanction_reason]").fill("Insults in the chat.")
+    screenshot(admin, artifacts, "admin-report-mute")
+    admin.locator("input[name=_save]").click()
+
+    expect(admin.locator("#result_list tbody tr", has_text=rude)).to_contain_text("Resolved")
+    admin.locator("#result_list tbody tr", has_text=rude).locator("th a").click()
+    sanction = admin.locator(".field-sanction_link a")
+    expect(sanction).to_have_text("Chat mute")
+    sanction.click()
+    expect(admin.locator(".field-reason")).to_contain_text("Insults in the chat.")
+    expect(admin.locator(".field-user")).to_contain_text(rude)
+    screenshot(admin, artifacts, "admin-report-sanction")
+
+    chat_form.locator("input[name=text]").fill("still here")
+    chat_form.get_by_role("button", name="Send").click()
+    expect(other.locator("#chat-flash")).to_contain_text(
+        "A moderator has muted your chat until", timeout=TIMEOUT
+    )
+    screenshot(other, artifacts, "chat-muted")
+    rows = site_server.query(
+        "SELECT r.status, s.kind FROM games_report r JOIN accounts_sanction s "
+        "ON s.id = r.sanction_id JOIN auth_user u ON u.id = r.target_id WHERE u.username = ?",
+        (rude,),
+    )
+    assert rows == [("resolved", "chat_mute")]
