@@ -17,6 +17,7 @@ budget is a number of playouts, not a time, so a seed always gives the same move
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -290,34 +291,52 @@ def search(
     rng: random.Random,
     playouts: int,
     policy: Policy,
+    margin: float = 1.0,
 ) -> Action:
-    """The move for ``knowledge.seat`` that won most often in about ``playouts`` games played
-    out by ``policy`` from determinizations of what the seat knows."""
+    """The move for ``knowledge.seat`` that did best in about ``playouts`` games played out by
+    ``policy`` from determinizations of what the seat knows.
+
+    Every move is compared with the policy's own choice on the same deals (paired, so that the
+    luck of a deal cancels out), and replaces it only when it won more by ``margin`` standard
+    errors: with few playouts the policy's judgement is worth more than a lucky deal.
+    """
     seat = knowledge.seat
     first = determinize(knowledge, rng)
     moves = candidate_moves(first, seat, policy)
-    if len(moves) == 1 or playouts < len(moves):
+    if len(moves) == 1 or playouts < 2 * len(moves):
         return moves[0]
-    wins = [0.0] * len(moves)
-    tried = [0] * len(moves)
+    # moves[0], the policy's choice, is never dropped: the others are measured against it.
+    gain = [0.0] * len(moves)
+    gain_squares = [0.0] * len(moves)
+    deals = [0] * len(moves)
     alive = list(range(len(moves)))
-    rounds = max(1, (len(moves) - 1).bit_length())  # ceil(log2) halvings down to one
+    rounds = max(1, (len(moves) - 1).bit_length())  # ceil(log2) halvings down to two
     sample: GameState | None = first
     for round_number in range(rounds):
-        deals = max(1, playouts // rounds // len(alive))
-        for _ in range(deals):
+        for _ in range(max(1, playouts // rounds // len(alive))):
             deal = sample if sample is not None else determinize(knowledge, rng)
             sample = None
+            results = []
             for index in alive:
                 game = deal.copy()
                 game.apply(moves[index])
-                wins[index] += playout(game, seat, policy)
-                tried[index] += 1
+                results.append(playout(game, seat, policy))
+            base = results[0]
+            for index, result in zip(alive, results, strict=True):
+                difference = result - base
+                gain[index] += difference
+                gain_squares[index] += difference * difference
+                deals[index] += 1
         if round_number < rounds - 1:
-            alive.sort(key=lambda i: (-wins[i] / tried[i], i))
-            alive = sorted(alive[: (len(alive) + 1) // 2])
-    best = max(alive, key=lambda i: (wins[i] / tried[i], -i))
-    return moves[best]
+            rivals = sorted(alive[1:], key=lambda i: (-gain[i] / deals[i], i))
+            alive = [0, *sorted(rivals[: len(rivals) // 2 or 1])]
+    best = max(alive, key=lambda i: (gain[i] / deals[i], -i))
+    if best == 0:
+        return moves[0]
+    n = deals[best]
+    mean = gain[best] / n
+    spread = max(gain_squares[best] / n - mean * mean, 0.0)
+    return moves[best] if mean > margin * math.sqrt(spread / n) else moves[0]
 
 
 def playout(game: GameState, seat: int, policy: Policy, limit: int = PLAYOUT_LIMIT) -> float:
