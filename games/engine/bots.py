@@ -18,8 +18,8 @@ from .state import KING_FOLLOW_UP, GameState
 
 # Playouts per decision of each searching level (measured in docs/bots.md).
 MEDIUM_PLAYOUTS = 24
-HARD_PLAYOUTS = 96
-EXPERT_PLAYOUTS = 320
+HARD_PLAYOUTS = 80
+EXPERT_PLAYOUTS = 400
 
 
 class Bot:
@@ -153,6 +153,8 @@ class SearchBot(Bot):
 
     name = "search"
     playouts = 200
+    # How many standard errors a move must win by to overrule the playout player's own choice.
+    margin = 1.0
 
     def __init__(self, rng: random.Random | None = None, playouts: int | None = None) -> None:
         super().__init__(rng)
@@ -164,7 +166,7 @@ class SearchBot(Bot):
     def choose(self, game: GameState, seat: int) -> Action:
         memory = self._memory if game is self._game else None
         knowledge = seat_knowledge(game, seat, memory)
-        return search(knowledge, self.rng, self.playouts, quick_player)
+        return search(knowledge, self.rng, self.playouts, quick_player, self.margin)
 
     def observe(self, game: GameState, action: Action) -> None:
         if game is not self._game:  # a new game: forget the last one
@@ -203,6 +205,7 @@ class ExpertBot(SearchBot):
 
     name = "expert"
     playouts = EXPERT_PLAYOUTS
+    margin = 0.7  # with five times the playouts, a smaller gain is already a real one
 
 
 class Level(NamedTuple):

@@ -21,6 +21,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
@@ -68,7 +69,8 @@ class SeatKnowledge:
     moves: int
     beliefs: tuple[tuple[frozenset[Card], ...], ...]
 
-    def unseen(self) -> list[Card]:
+    @cached_property
+    def unseen(self) -> tuple[Card, ...]:
         """The cards this seat has not seen where they are: the other hands and the draw pile,
         in the deck's fixed order (never in the real game's)."""
         left: dict[Card, int] = {}
@@ -78,7 +80,7 @@ class SeatKnowledge:
             left[card] -= 1
         for card in self.discard:
             left[card] -= 1
-        return [card for card, count in left.items() for _ in range(count)]
+        return tuple(card for card, count in left.items() for _ in range(count))
 
 
 def seat_knowledge(game: GameState, seat: int, memory: TableMemory | None = None) -> SeatKnowledge:
@@ -217,7 +219,7 @@ def _would_have_played(moment: Moment) -> frozenset[Card]:
 def determinize(knowledge: SeatKnowledge, rng: random.Random) -> GameState:
     """One game consistent with ``knowledge``: the unseen cards dealt at random into the other
     hands (each card within what is believed of it, where the cards allow) and the draw pile."""
-    pool = knowledge.unseen()
+    pool = list(knowledge.unseen)
     rng.shuffle(pool)
     seat = knowledge.seat
     hands: list[list[Card]] = []
