@@ -8,6 +8,7 @@ import json
 import pytest
 
 from games.engine.arena import play_arena_game, run_arena, seating, summarize, wilson
+from games.engine.ladder import matches
 from tests.engine.test_cli import cli
 
 NAMES = ["medium", "greedy", "greedy", "random"]
@@ -86,3 +87,16 @@ def test_arena_help_lists_the_levels():
     assert proc.returncode == 0
     for word in ("beginner", "easy", "medium", "hard", "expert", "--jobs", "Wilson"):
         assert word in proc.stdout
+
+
+def test_the_ladder_sets_each_level_against_the_one_below_and_the_top_against_greedy():
+    lines = matches(games=10, top_games=20)
+    assert [bots for _, bots, _ in lines] == [
+        ["easy", "beginner"],
+        ["medium", "easy"],
+        ["hard", "medium"],
+        ["expert", "hard"],
+        ["expert", "greedy"],
+        ["expert", "greedy", "greedy", "greedy"],
+    ]
+    assert [games for _, _, games in lines] == [10, 10, 10, 10, 20, 10]
