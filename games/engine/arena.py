@@ -32,17 +32,20 @@ class GameOutcome:
     winner: str | None
     actions: int
     think_ms: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
 
 
 class _Timed(Bot):
-    """A bot that records how long each of its decisions takes."""
+    """A bot that records how long each of its decisions takes: on the clock, and in processor
+    time (what one core of its own would take, whatever else the machine is running)."""
 
-    def __init__(self, inner: Bot, times: list[float]) -> None:
-        self.inner, self.times = inner, times
+    def __init__(self, inner: Bot, times: list[float], cpu_times: list[float]) -> None:
+        self.inner, self.times, self.cpu_times = inner, times, cpu_times
 
     def choose(self, game: GameState, seat: int) -> Action:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = self.inner.choose(game, seat)
+        self.cpu_times.append((time.process_time() - start_cpu) * 1000)
         self.times.append((time.perf_counter() - start) * 1000)
         return action
 
@@ -65,12 +68,14 @@ def play_arena_game(
     seats = seating(names, index)
     record = new_record([f"{name}-{i}" for i, name in enumerate(seats)], rng)
     think: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     bots: list[Bot] = [
-        _Timed(make_bot(name, random.Random(rng.getrandbits(64))), think[name]) for name in seats
+        _Timed(make_bot(name, random.Random(rng.getrandbits(64))), think[name], cpu[name])
+        for name in seats
     ]
     result = play_game(record, bots, keep_actions=False, max_actions=max_actions)
     winner = seats[result.winner] if result.winner is not None else None
-    return GameOutcome(winner, result.actions, think)
+    return GameOutcome(winner, result.actions, think, cpu)
 
 
 def _play_one(job: tuple[Sequence[str], str, int, int]) -> GameOutcome:
@@ -108,16 +113,20 @@ def run_arena(
 
 
 def summarize(names: Sequence[str], outcomes: Sequence[GameOutcome], max_actions: int) -> dict:
-    """The arena's JSON object for these ``outcomes``."""
+    """The arena's JSON object for these ``outcomes``. ``think_ms`` is the time on the clock per
+    decision, ``cpu_ms`` the processor time (the same on a busy machine as on an idle core)."""
     bots = list(dict.fromkeys(names))
     seats = {name: names.count(name) for name in bots}
     wins = {name: 0 for name in bots}
     times: dict[str, list[float]] = {name: [] for name in bots}
+    cpu_times: dict[str, list[float]] = {name: [] for name in bots}
     for outcome in outcomes:
         if outcome.winner is not None:
             wins[outcome.winner] += 1
         for name, spent in outcome.think_ms.items():
             times[name].extend(spent)
+        for name, spent in outcome.cpu_ms.items():
+            cpu_times[name].extend(spent)
     games = len(outcomes)
     win_rate = {}
     for name in bots:
@@ -135,6 +144,7 @@ def summarize(names: Sequence[str], outcomes: Sequence[GameOutcome], max_actions
         "max_actions": max_actions,
         "moves": sum(outcome.actions for outcome in outcomes),
         "think_ms": {name: _time_summary(times[name]) for name in bots},
+        "cpu_ms": {name: _time_summary(cpu_times[name]) for name in bots},
     }
 
 

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         minutes = (time.perf_counter() - start) / 60
         first = bots[0]
         rate = result["win_rate"][first]
-        think = result["think_ms"][first]
+        think = result["cpu_ms"][first]  # processor time: one core's, however busy the machine
         command = (
             f"python -m games.engine arena --bots {','.join(bots)} --games {games} "
             f"--seed {args.seed} --jobs {args.jobs}"
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(
                 f"{label:<22} {rate['rate']:6.1%} [{rate['low']:.1%}, {rate['high']:.1%}]  "
-                f"{first} think mean {think['mean']:6.1f} ms p99 {think['p99']:6.1f} ms  "
+                f"{first} cpu mean {think['mean']:6.1f} ms p99 {think['p99']:6.1f} ms  "
                 f"unfinished {result['unfinished']}  ({minutes:.1f} min)\n    {command}",
                 flush=True,
             )

@@ -15,7 +15,7 @@ NAMES = ["medium", "greedy", "greedy", "random"]
 
 
 def without_times(result: dict) -> dict:
-    return {key: value for key, value in result.items() if key != "think_ms"}
+    return {key: value for key, value in result.items() if key not in ("think_ms", "cpu_ms")}
 
 
 def test_r3_seats_rotate_so_every_bot_sits_in_every_position_equally():
@@ -33,6 +33,7 @@ def test_the_arena_prints_one_json_object_with_wins_rates_moves_and_thinking_tim
     out = json.loads(proc.stdout)
     assert out["games"] == 6 and out["players"] == 4 and out["bots"] == NAMES
     assert set(out["wins"]) == set(out["win_rate"]) == set(out["think_ms"]) == set(NAMES)
+    assert set(out["cpu_ms"]) == set(NAMES)
     assert sum(out["wins"].values()) + out["unfinished"] == 6
     greedy = out["win_rate"]["greedy"]  # two seats: twelve chances in six games
     assert greedy["rate"] == round(out["wins"]["greedy"] / 12, 4)
