@@ -37,12 +37,13 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test axe lint format bench bench-site bench-admin bench-load system-deps messages clean
+.PHONY: help run test axe lint format bench bench-bots bench-site bench-admin bench-load system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
 	@echo "make test    lint, then run every test (browser tests included)"
 	@echo "make bench   time the rules engine"
+	@echo "make bench-bots  the bot levels against each other in the arena (ARGS='--jobs 2')"
 	@echo "make bench-site  moves per second through the site's services"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
@@ -123,6 +124,10 @@ format: $(VENV)/.stamp-test
 
 bench: $(VENV)/.stamp-run
 	$(BIN)/python -m games.engine.bench
+
+# Each bot level against the one below it, the top level against greedy (takes a while).
+bench-bots: $(VENV)/.stamp-run
+	$(BIN)/python -m games.engine.ladder $(ARGS)
 
 # Moves per second through games.services, on a throwaway SQLite database.
 bench-site: $(VENV)/.stamp-run

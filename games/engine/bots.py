@@ -1,16 +1,25 @@
-"""Server-side players for empty seats.
+"""Server-side players for empty seats, and the levels a table offers them at.
 
-A bot sees what its seat may see: its own hand, the public state, and its legal actions.
+A bot sees what its seat may see: its own hand, the public state, and its legal actions. The
+searching bots make that structural: they reduce the game to the seat's knowledge first
+(games/engine/search.py) and search only from it.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import NamedTuple
 
 from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
 from .cards import BREAKER, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
+from .search import TableMemory, public_moment, quick_player, search, seat_knowledge
 from .state import KING_FOLLOW_UP, GameState
+
+# Playouts per decision of each searching level (measured in docs/bots.md).
+MEDIUM_PLAYOUTS = 24
+HARD_PLAYOUTS = 80
+EXPERT_PLAYOUTS = 400
 
 
 class Bot:
@@ -23,6 +32,10 @@ class Bot:
 
     def choose(self, game: GameState, seat: int) -> Action:
         raise NotImplementedError
+
+    def observe(self, game: GameState, action: Action) -> None:
+        """Watch ``action`` (any seat's) about to be applied to ``game``. A bot that learns from
+        the table overrides this; it must read only what is public."""
 
 
 class RandomBot(Bot):
@@ -131,11 +144,102 @@ class GreedyBot(Bot):
         return action.announcing() if len(hand) == 2 else action
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+class SearchBot(Bot):
+    """A player that thinks ahead: on every decision it deals the cards it cannot see in many
+    ways consistent with what it knows and plays each move out with a quick greedy player
+    (games/engine/search.py). ``playouts`` is its budget per decision; ``observe`` lets it learn
+    what the others do not hold from how they play.
+    """
+
+    name = "search"
+    playouts = 200
+    # How many standard errors a move must win by to overrule the playout player's own choice.
+    margin = 1.0
+
+    def __init__(self, rng: random.Random | None = None, playouts: int | None = None) -> None:
+        super().__init__(rng)
+        if playouts is not None:
+            self.playouts = playouts
+        self._game: GameState | None = None
+        self._memory: TableMemory | None = None
+
+    def choose(self, game: GameState, seat: int) -> Action:
+        memory = self._memory if game is self._game else None
+        knowledge = seat_knowledge(game, seat, memory)
+        return search(knowledge, self.rng, self.playouts, quick_player, self.margin)
+
+    def observe(self, game: GameState, action: Action) -> None:
+        if game is not self._game:  # a new game: forget the last one
+            self._game, self._memory = game, TableMemory(game.players)
+        self._memory.watch(public_moment(game), action)  # type: ignore[union-attr]
+
+
+class BeginnerBot(RandomBot):
+    """Plays any legal move."""
+
+    name = "beginner"
+
+
+class EasyBot(GreedyBot):
+    """Plays the best-looking card now, without thinking ahead."""
+
+    name = "easy"
+
+
+class MediumBot(SearchBot):
+    """Thinks a little ahead."""
+
+    name = "medium"
+    playouts = MEDIUM_PLAYOUTS
+
+
+class HardBot(SearchBot):
+    """Thinks ahead and reads what the others cannot hold."""
+
+    name = "hard"
+    playouts = HARD_PLAYOUTS
+
+
+class ExpertBot(SearchBot):
+    """Thinks furthest ahead."""
+
+    name = "expert"
+    playouts = EXPERT_PLAYOUTS
+    margin = 0.7  # with five times the playouts, a smaller gain is already a real one
+
+
+class Level(NamedTuple):
+    """A bot level as a table offers it: machine name, label, one line for the players."""
+
+    name: str
+    label: str
+    description: str
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "Beginner", "Plays any card it may, at random."),
+    Level("easy", "Easy", "Plays its best-looking card, keeps a King and a Breaker for defence."),
+    Level("medium", "Medium", "Tries out its moves on a few guesses of the hidden cards."),
+    Level("hard", "Hard", "Tries its moves on many guesses and reads what you cannot hold."),
+    Level("expert", "Expert", "Thinks hardest: the strongest player on the site."),
+)
+
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "beginner": BeginnerBot,
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+    "expert": ExpertBot,
+}
 
 
 def make_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """:raises ValueError: no bot of that name."""
+    """The bot called ``name`` (a level of :data:`LEVELS`, or ``random`` or ``greedy``).
+
+    :raises ValueError: no bot of that name.
+    """
     try:
         return BOTS[name](rng)
     except KeyError:

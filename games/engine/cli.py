@@ -1,4 +1,5 @@
-"""``python -m games.engine``: replay a game record, or let bots play each other."""
+"""``python -m games.engine``: replay a game record, let bots play each other, or measure them in
+an arena."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .bots import BOTS, make_bot
+from .arena import ARENA_MAX_ACTIONS, run_arena
+from .bots import BOTS, LEVELS, make_bot
 from .record import replay_text, unreadable
 from .selfplay import MAX_ACTIONS, new_record, play_game
 
@@ -57,9 +59,39 @@ def main(argv: list[str] | None = None) -> int:
     )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    levels = ", ".join(f"{level.name} ({level.label})" for level in LEVELS)
+    ar = commands.add_parser(
+        "arena",
+        help="measure bots against each other and print the result as JSON",
+        description="Seat one bot per name and play GAMES games, the seats rotated one place "
+        "each game so that every bot sits in every position equally. Print one JSON object: "
+        "wins and win rate (with its 95% Wilson interval) per bot name, summed over its seats, "
+        "unfinished games, moves, and thinking time per decision. The same seed gives the same "
+        f"games for any --jobs. Levels, weakest first: {levels}; also random and greedy.",
+    )
+    ar.add_argument(
+        "--bots",
+        type=_arena_bots,
+        required=True,
+        help="comma-separated bot per seat, 2 to 10 names, e.g. hard,greedy,greedy,greedy",
+    )
+    ar.add_argument("--games", type=_positive, default=100, help="how many games (default 100)")
+    ar.add_argument("--seed", default="arena", help="seed of the run (default 'arena')")
+    ar.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    ar.add_argument(
+        "--max-actions",
+        type=_positive,
+        default=ARENA_MAX_ACTIONS,
+        help=f"cut a game after this many actions, as unfinished (default {ARENA_MAX_ACTIONS:,})",
+    )
+
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.file)
+    if args.command == "arena":
+        result = run_arena(args.bots, args.games, args.seed, args.jobs, args.max_actions)
+        print(json.dumps(result))
+        return 0
     return _selfplay(args)
 
 
@@ -155,4 +187,11 @@ def _bots(text: str) -> list[str]:
     unknown = [name for name in names if name not in BOTS]
     if not names or unknown:
         raise argparse.ArgumentTypeError(f"bots are chosen from {', '.join(BOTS)}")
+    return names
+
+
+def _arena_bots(text: str) -> list[str]:
+    names = _bots(text)
+    if not 2 <= len(names) <= 10:
+        raise argparse.ArgumentTypeError("an arena seats 2 to 10 bots, one per name")
     return names

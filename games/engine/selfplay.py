@@ -48,15 +48,20 @@ def play_game(
     """Let ``bots`` (one per seat) play the game of ``record`` to its end, or ``max_actions``
     actions at most (then the result's ``winner`` is None).
 
-    During a pending +3 the seats yet to answer act in turn order (R18).
+    During a pending +3 the seats yet to answer act in turn order (R18). Before each action is
+    applied, every bot that learns from the table observes it.
     """
     game = record.new_game()
     log: list[Action] = record.actions
+    # Only the bots that learn from the table watch it (the others would just slow self-play).
+    watchers = [bot for bot in bots if type(bot).observe is not Bot.observe]
     count = 0
     while game.winner is None and count < max_actions:
         pending = game.plus3
         seat = pending.waiting[0] if pending is not None else game.current
         action = bots[seat].choose(game, seat)
+        for watcher in watchers:
+            watcher.observe(game, action)
         game.apply(action)
         if keep_actions:
             log.append(action)
