@@ -27,6 +27,20 @@ from accounts.signals import password_changed
 from accounts.usernames import STORED_MAX_LENGTH, find_user, username_taken, validate_username
 
 
+def validate_new_name(username: str, *, renaming: int | None = None) -> None:
+    """A name a new or renamed account may take: within the rules, and no one else's.
+
+    :raises ValidationError: against the rules, or taken (capital letters do not count).
+    """
+    validate_username(username)
+    if username_taken(username, by_other_than=renaming):
+        raise ValidationError(
+            _("The username “%(username)s” is taken (capital letters do not count)."),
+            code="taken",
+            params={"username": username},
+        )
+
+
 class SignUpForm(UserCreationForm):
     """Username, password twice, and an optional e-mail address."""
 
@@ -50,13 +64,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        validate_username(username)
-        if username_taken(username):
-            raise ValidationError(
-                _("The username “%(username)s” is taken (capital letters do not count)."),
-                code="taken",
-                params={"username": username},
-            )
+        validate_new_name(username)
         return username
 
 
@@ -98,14 +106,7 @@ class PlayerChangeForm(UserChangeForm):
         username = self.cleaned_data["username"]
         if "username" not in self.changed_data:
             return username  # names from before the rules stay as they are
-        validate_username(username)
-        others = get_user_model()._default_manager.exclude(pk=self.instance.pk)
-        if others.filter(username__iexact=username).exists():
-            raise ValidationError(
-                _("The username “%(username)s” is taken (capital letters do not count)."),
-                code="taken",
-                params={"username": username},
-            )
+        validate_new_name(username, renaming=self.instance.pk)
         return username
 
 

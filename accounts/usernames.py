@@ -116,5 +116,10 @@ def find_user(name: str) -> AbstractBaseUser | None:
         return None
 
 
-def username_taken(name: str) -> bool:
-    return get_user_model()._default_manager.filter(username__iexact=name).exists()
+def username_taken(name: str, *, by_other_than: int | None = None) -> bool:
+    """Whether an account has ``name``, capital letters aside (other than the account
+    ``by_other_than``, which is being renamed)."""
+    accounts = get_user_model()._default_manager.filter(username__iexact=name)
+    if by_other_than is not None:
+        accounts = accounts.exclude(pk=by_other_than)
+    return accounts.exists()

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from accounts.usernames import validate_username
+from accounts.usernames import username_taken, validate_username
 from games.models import ChatMessage, Game, GameVerification, Table
 from games.moderation.models import ModerationLog, Report
 from games.moderation.permissions import refuse_unless_may_act_on
@@ -162,9 +162,9 @@ def rename(actor: User, user: User, new_name: str, reason: str) -> None:
         validate_username(new_name)
     except ValidationError as error:
         raise ServiceError("bad_request", " ".join(error.messages)) from None
-    users = get_user_model()._default_manager
-    if users.exclude(pk=user.pk).filter(username__iexact=new_name).exists():
+    if username_taken(new_name, by_other_than=user.pk):
         raise ServiceError("bad_request", _("That username is taken."))
+    users = get_user_model()._default_manager
     old_name = user.get_username()
     try:
         with transaction.atomic():

@@ -161,30 +161,33 @@ class PlayerAdmin(UserAdmin):
     def ban(self, request: HttpRequest, queryset: QuerySet) -> None:
         """A permanent account ban: see ``moderation.impose_sanction``."""
         reason = request.POST.get("reason", "")
-        active = queryset.filter(is_active=True)
         count = self._each(
-            request, active, lambda player: moderation.ban(request.user, player, reason)
-        )
-        self.message_user(
             request,
-            ngettext("%(count)d player banned.", "%(count)d players banned.", count)
-            % {"count": count},
-            messages.SUCCESS if count else messages.WARNING,
+            queryset.filter(is_active=True),
+            lambda player: moderation.ban(request.user, player, reason),
+        )
+        self._tell(
+            request, count, ngettext("%(count)d player banned.", "%(count)d players banned.", count)
         )
 
     @admin.action(description=_("Unban the selected players"), permissions=["change"])
     def unban(self, request: HttpRequest, queryset: QuerySet) -> None:
         reason = request.POST.get("reason", "")
-        banned = queryset.filter(is_active=False)
         count = self._each(
-            request, banned, lambda player: moderation.unban(request.user, player, reason)
-        )
-        self.message_user(
             request,
-            ngettext("%(count)d player unbanned.", "%(count)d players unbanned.", count)
-            % {"count": count},
-            messages.SUCCESS if count else messages.WARNING,
+            queryset.filter(is_active=False),
+            lambda player: moderation.unban(request.user, player, reason),
         )
+        self._tell(
+            request,
+            count,
+            ngettext("%(count)d player unbanned.", "%(count)d players unbanned.", count),
+        )
+
+    def _tell(self, request: HttpRequest, count: int, words: str) -> None:
+        """How many of the selected players an action reached (a warning when none)."""
+        level = messages.SUCCESS if count else messages.WARNING
+        self.message_user(request, words % {"count": count}, level)
 
     @admin.action(
         description=_("Rename the selected player (to the new name)"), permissions=["change"]
