@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -33,13 +34,17 @@ from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
 
+logger = logging.getLogger(__name__)
+
 # The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
 # How many of the lobby's last messages' views a process keeps.
 MESSAGES_KEPT = 4
 # What one client may make the server do. An action frame is about 200 characters; the token
-# bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND).
+# bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND), and a
+# socket may have at most a burst of frames waiting to be worked: a client that sends faster than
+# its frames are worked is closed, not queued for.
 MAX_FRAME_CHARS = 4096
 MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
@@ -52,6 +57,8 @@ SESSION_RECHECK_SECONDS = 30.0
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
+# What Daphne closes a socket with when its application fails.
+CLOSE_SERVER_ERROR = 1011
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
 CHAT_FRAME = "chat"
 
@@ -213,13 +220,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = _user(self.scope)
         self.language = _language(self.scope)
         self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
+        # The frames that arrived and wait for this socket's worker (``_work``), which starts
+        # once the socket has joined its table: none is taken before.
+        self.waiting: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.SOCKET_ACTIONS_BURST)
+        self.worker: asyncio.Task[None] | None = None
+        self.acting = False  # the worker is working a frame (not waiting for one)
+        self.closing = False
         self.counted = False
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         table = await self._watchable_table()
         if table is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._close(CLOSE_FORBIDDEN)
             return
         await self.accept()
         if self._signed_in:
@@ -228,7 +241,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.table_id, self.user
             )
             if sockets > SOCKETS_PER_PERSON_AND_TABLE:
-                await self.close(code=CLOSE_TOO_MANY, reason="too many sockets at this table")
+                await self._close(CLOSE_TOO_MANY, "too many sockets at this table")
                 return
             await self.channel_layer.group_add(
                 broadcast.user_group(self.user.pk), self.channel_name
@@ -237,8 +250,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Joined once counted: the first push shows this socket's person online.
         self.hub = TableHub.here()
         self.hub.join(self.table_id, self)
+        self.worker = asyncio.ensure_future(self._work())
 
     async def disconnect(self, code: int) -> None:
+        self._stop_working()
         if hasattr(self, "hub"):
             self.hub.leave(self.table_id, self)
         if self.counted:
@@ -249,13 +264,52 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, except for a frame from the browser: Channels closes the thread's
+        old database connections before each message, a hop to the database thread, and takes
+        the socket's next message only once this one is handled. A frame is counted as it
+        arrives instead (``receive``), without awaiting the database, so a flood is refused at
+        the rate it comes in, not at the rate it is worked."""
+        if message.get("type") == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            await self.close(code=CLOSE_TOO_MANY, reason="too many messages")
-            return
+        """Count a frame and leave it for this socket's worker; a socket that sends more than
+        its token bucket allows, or has a burst of frames waiting already, is closed (4429).
+        Nothing here awaits the database or another socket."""
+        if self.closing or self.worker is None:
+            return  # closed, or never opened: its frames are dropped as they come
+        text = text_data or ""
+        if len(text) > MAX_FRAME_CHARS:
+            text = ""  # refused as not understood; the waiting queue holds no long frame
+        if self.bucket.take():
+            try:
+                self.waiting.put_nowait(text)
+                return
+            except asyncio.QueueFull:
+                pass
+        await self._close(CLOSE_TOO_MANY, "too many messages")
+
+    async def _work(self) -> None:
+        """Work this socket's frames one at a time, in the order they came, until it closes: the
+        frame being worked then is finished, the others are dropped."""
+        while not self.closing:
+            text = await self.waiting.get()
+            self.acting = True
+            try:
+                await self._act(text)
+            except Exception:
+                logger.exception("a frame of table %s failed", self.table_id)
+                await self._close(CLOSE_SERVER_ERROR)
+            finally:
+                self.acting = False
+
+    async def _act(self, text: str) -> None:
         try:
             with translation.override(self.language):
-                frame = parse_frame(text_data or "")
+                frame = parse_frame(text)
                 if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
                     await self._chat(frame)
                 else:
@@ -264,10 +318,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.hub.refuse(self.table_id, self, error.message)
         # On success the hub draws the new table for every socket here, this one too.
 
+    async def _close(self, code: int, reason: str = "") -> None:
+        """Close the socket and drop the frames it has waiting and those still on their way."""
+        if self.closing:
+            return
+        self._stop_working()
+        await self.close(code=code, reason=reason or None)
+
+    def _stop_working(self) -> None:
+        """Take no frame any more: drop those waiting, and stop the worker if it waits for one
+        (one working a frame finishes it, then stops)."""
+        self.closing = True
+        while not self.waiting.empty():
+            self.waiting.get_nowait()
+        if self.worker is not None and not self.acting:
+            self.worker.cancel()
+
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """The person logged out, changed their password or was banned: this socket no longer
         speaks for them."""
-        await self.close(code=CLOSE_SIGNED_OUT, reason="signed out")
+        await self._close(CLOSE_SIGNED_OUT, "signed out")
 
     # What the hub sends, drawn in the active language: the hub makes this socket's the active
     # one (``TableHub._to_each``).
@@ -310,19 +380,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _play_as_session_user(self, payload: dict[str, Any]) -> None:
-        """Apply the action if the log-in this socket was opened with still stands (the socket
-        outlives a log-out in another tab, and the scope's user is as it was then)."""
-        session = self.scope.get("session")
-        now = time.monotonic()
-        if session is not None and now - self.session_checked >= SESSION_RECHECK_SECONDS:
-            if not (session.session_key and session.exists(session.session_key)):
-                raise ServiceError(
-                    "not_seated", _("You have been logged out: log in again to play.")
-                )
-            self.session_checked = now
+        """Apply the action if the log-in this socket was opened with still stands."""
+        self._refuse_if_signed_out()
         moves.submit_action(
             self.table_id, self.user, payload, known_version=self.hub.versions.get(self.table_id)
         )
+
+    def _refuse_if_signed_out(self) -> None:
+        """Every action a socket takes for its person, a move or a chat line, first asks whether
+        the log-in it was opened with still stands: the socket outlives a log-out in another
+        tab, and the scope's user is as it was then. Asked of the session store on the first
+        action and every ``SESSION_RECHECK_SECONDS`` after; called in the database thread.
+
+        :raises ServiceError: ``not_seated`` when the session has ended.
+        """
+        session = self.scope.get("session")
+        now = time.monotonic()
+        if session is None or now - self.session_checked < SESSION_RECHECK_SECONDS:
+            return
+        if not (session.session_key and session.exists(session.session_key)):
+            raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
+        self.session_checked = now
 
     async def _keep_presence(self) -> None:
         while True:
@@ -339,11 +417,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise _not_understood()
             if not self._signed_in:
                 raise ServiceError("forbidden", _("Log in to chat."))
-            await database_sync_to_async(chat.post_message)(self.table_id, self.user, room, text)
+            await self._post_as_session_user(room, text)
             words = ""
         except ServiceError as error:
             words = error.message
         await self.send(text_data=chat_fragments.chat_flash_fragment(words))
+
+    @database_sync_to_async
+    def _post_as_session_user(self, room: str, text: str) -> None:
+        """Post the line if the log-in this socket was opened with still stands."""
+        self._refuse_if_signed_out()
+        chat.post_message(self.table_id, self.user, room, text)
 
     async def push_chat_line(self, line: ChatMessage) -> None:
         """A new chat line this socket's person may read (the hub decides who may)."""

@@ -3,7 +3,9 @@ sockets that outlive the log-in they were opened with."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from channels.auth import AuthMiddlewareStack
@@ -17,7 +19,8 @@ from django.urls import reverse
 
 from games.live import consumers
 from games.live.routing import websocket_urlpatterns
-from games.models import Game, Seat
+from games.models import ChatMessage, Game, Seat
+from games.services import moves
 from tests.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,6 +82,76 @@ async def test_a_flood_of_frames_closes_the_socket_with_4429(table, alice) -> No
         "reason": "too many messages",
     }
     assert await game_state(table) == (0, 0)
+
+
+async def close_within(socket: WebsocketCommunicator, seconds: float) -> dict | None:
+    """The close the socket is sent within ``seconds``, whatever it is sent before."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            output = await socket.receive_output(timeout=left)
+        except TimeoutError:
+            return None
+        if output["type"] == "websocket.close":
+            return output
+    return None
+
+
+async def test_a_flood_is_counted_as_it_arrives_and_closed_however_slowly_its_frames_are_worked(
+    table, alice, monkeypatch
+) -> None:
+    worked = []
+    submit = moves.submit_action
+
+    def slow_submit(table_id, user, payload, **options):
+        worked.append(payload)
+        time.sleep(0.2)  # a busy database: frames are worked slower than the bucket refills
+        return submit(table_id, user, payload, **options)
+
+    monkeypatch.setattr(moves, "submit_action", slow_submit)
+    socket = await connect(table, alice)
+    await latest(socket)
+
+    # A client that writes without ever reading what it is sent.
+    for version in range(3000):
+        await socket.send_to(text_data=json.dumps({"type": "draw", "version": str(version)}))
+
+    closed = await close_within(socket, 3)
+    assert closed == {
+        "type": "websocket.close",
+        "code": consumers.CLOSE_TOO_MANY,
+        "reason": "too many messages",
+    }
+    # What was waiting when it closed is dropped, not worked: at most a burst ever waits.
+    await asyncio.sleep(0.5)
+    assert len(worked) <= settings.SOCKET_ACTIONS_BURST
+    assert await game_state(table) == (1, 1)  # the first draw; every other frame is refused
+
+
+async def test_a_flooding_socket_holds_up_no_other_table(
+    table, alice, bob, carol, make_table, rig
+) -> None:
+    @database_sync_to_async
+    def other_table():
+        other = make_table(host=carol, players=[bob], start=True, turn_seconds=None)
+        rig(other, [ALICE_HAND, BOB_HAND], leading="red:5", first_player=0)
+        return other
+
+    other = await other_table()
+    flooding = await connect(table, alice)
+    watching = await connect(other, bob)
+    playing = await connect(other, carol)
+    for socket in (flooding, watching, playing):
+        await latest(socket)
+
+    for _ in range(5000):
+        await flooding.send_to(text_data=json.dumps({"type": "draw", "version": -1}))
+    await playing.send_to(text_data=json.dumps({"type": "play", "card": "red:7", "version": "0"}))
+
+    assert "carol played red 7" in await latest(watching, timeout=2)
+    assert (await close_within(flooding, 2))["code"] == consumers.CLOSE_TOO_MANY
+    for socket in (watching, playing):
+        await socket.disconnect()
 
 
 async def test_a_person_may_not_open_more_than_a_few_sockets_at_one_table(table, alice) -> None:
@@ -182,6 +255,20 @@ async def test_a_socket_whose_log_in_ended_cannot_act(table, alice) -> None:
 
     assert "You have been logged out" in await latest(socket)
     assert await game_state(table) == (0, 0)
+    await socket.disconnect()
+
+
+async def test_a_socket_whose_log_in_ended_cannot_chat(table, alice) -> None:
+    socket, _client = await signed_in_socket(table, alice)
+    await Session.objects.all().adelete()
+
+    await socket.send_to(
+        text_data=json.dumps({"type": "chat", "room": "players", "text": "still here?"})
+    )
+
+    flash = await socket.receive_from(timeout=1)
+    assert 'id="chat-flash"' in flash and "You have been logged out" in flash
+    assert not await ChatMessage.objects.filter(table=table).aexists()
     await socket.disconnect()
 
 
