@@ -48,6 +48,10 @@ MESSAGES_KEPT = 4
 MAX_FRAME_CHARS = 4096
 MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
+# A person (a visitor: an address) whose socket was closed for flooding may not open another
+# socket at this process's tables for this long: one that reopened at once would have every new
+# socket read at full speed until it was closed again. A browser does not reopen after 4429.
+FLOOD_PENALTY_SECONDS = 10.0
 # A socket's log-in is checked on its first action and again after this many seconds; a log-out,
 # a new password or a ban close the person's sockets at once (``broadcast.sessions_ended``), so
 # this only bounds how long a session that ended otherwise (it expired) may still act.
@@ -185,6 +189,39 @@ class SharedReads[T]:
 lobby_views: SharedReads[LobbyView] = SharedReads()
 
 
+class Penalties:
+    """Who may not open a socket here for a while, and until when (in this process)."""
+
+    KEPT = 10_000  # past this many, those whose time is up are forgotten
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        self._until: dict[str, float] = {}
+
+    def add(self, who: str, seconds: float) -> None:
+        now = self._now()
+        if len(self._until) >= self.KEPT:
+            self._until = {key: end for key, end in self._until.items() if end > now}
+        self._until[who] = now + seconds
+
+    def holds(self, who: str) -> bool:
+        end = self._until.get(who)
+        return end is not None and end > self._now()
+
+    def clear(self) -> None:
+        self._until.clear()
+
+
+flooders = Penalties()
+
+
+def _address(scope: dict[str, Any]) -> str:
+    """The visitor's address as the server gives it (behind the proxy, with Daphne's
+    ``--proxy-headers``, the first address of X-Forwarded-For)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
 class LobbyConsumer(AsyncWebsocketConsumer):
     """``ws/lobby/``: pushes the list of open tables whenever it changes."""
 
@@ -228,6 +265,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.closing = False
         self.counted = False
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
+        if flooders.holds(self._who):
+            await self._close(CLOSE_TOO_MANY)  # before it is accepted: refused at the handshake
+            return
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         table = await self._watchable_table()
@@ -264,16 +304,36 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # Daphne, like Channels' test communicator, hands a socket's messages to its consumer
+        # through an asyncio.Queue, ``receive`` being its ``get``: the queue is kept, to take
+        # every frame that has arrived at once (``dispatch``).
+        inbox = getattr(receive, "__self__", None)
+        self.inbox: asyncio.Queue[dict[str, Any]] | None = (
+            inbox if isinstance(inbox, asyncio.Queue) else None
+        )
+        await super().__call__(scope, receive, send)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, except for a frame from the browser: Channels closes the thread's
-        old database connections before each message, a hop to the database thread, and takes
-        the socket's next message only once this one is handled. A frame is counted as it
-        arrives instead (``receive``), without awaiting the database, so a flood is refused at
-        the rate it comes in, not at the rate it is worked."""
-        if message.get("type") == "websocket.receive":
-            await self.websocket_receive(message)
-        else:
+        """Channels' dispatch, except for frames from the browser.
+
+        Channels takes a socket's messages one per turn of the event loop, and closes the
+        thread's old database connections before each, a hop to the database thread; the server
+        reads a flood thousands of frames at a time, far faster, and queues them without bound.
+        So a frame is counted as it arrives instead (``receive``), without awaiting the database,
+        and with it every frame the server has queued meanwhile: a flood is refused at the rate
+        it comes in, and what it leaves queued is one read's worth at most.
+        """
+        if message.get("type") != "websocket.receive":
             await super().dispatch(message)
+            return
+        await self.websocket_receive(message)
+        while self.inbox is not None and not self.inbox.empty():
+            queued = self.inbox.get_nowait()
+            if queued.get("type") == "websocket.receive":
+                await self.websocket_receive(queued)
+            else:
+                await super().dispatch(queued)  # the socket closed: this ends the consumer
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Count a frame and leave it for this socket's worker; a socket that sends more than
@@ -290,6 +350,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             except asyncio.QueueFull:
                 pass
+        flooders.add(self._who, FLOOD_PENALTY_SECONDS)
         await self._close(CLOSE_TOO_MANY, "too many messages")
 
     async def _work(self) -> None:
@@ -356,6 +417,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     @property
     def _signed_in(self) -> bool:
         return bool(getattr(self.user, "is_authenticated", False))
+
+    @property
+    def _who(self) -> str:
+        """Who this socket is, for its limits: its person, or a visitor's address."""
+        return f"user:{self.user.pk}" if self._signed_in else f"address:{_address(self.scope)}"
 
     @database_sync_to_async
     def _watchable_table(self) -> Table | None:

@@ -1,0 +1,13 @@
+"""What every socket test starts from."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.live import consumers
+
+
+@pytest.fixture(autouse=True)
+def no_flooders() -> None:
+    """No one is held back from opening sockets by an earlier test's flood."""
+    consumers.flooders.clear()
