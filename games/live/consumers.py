@@ -61,6 +61,7 @@ SESSION_RECHECK_SECONDS = 30.0
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
+CLOSE_TOO_MANY_VISITORS = 4430  # an address holds as many sockets without a log-in as it may
 # What Daphne closes a socket with when its application fails.
 CLOSE_SERVER_ERROR = 1011
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
@@ -215,6 +216,44 @@ class Penalties:
 flooders = Penalties()
 
 
+class VisitorSockets:
+    """How many sockets without a log-in each address holds open in this process."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+
+    def open(self, address: str) -> bool:
+        """Count one more socket of ``address``, unless it holds the most it may
+        (``ANONYMOUS_SOCKETS_PER_ADDRESS``): then count nothing and say no."""
+        count = self._open.get(address, 0)
+        if count >= settings.ANONYMOUS_SOCKETS_PER_ADDRESS:
+            return False
+        self._open[address] = count + 1
+        return True
+
+    def close(self, address: str) -> None:
+        count = self._open.pop(address, 0) - 1
+        if count > 0:
+            self._open[address] = count
+
+    def clear(self) -> None:
+        self._open.clear()
+
+
+visitors = VisitorSockets()
+
+
+async def _refuse_visitor_over_limit(consumer: AsyncWebsocketConsumer) -> bool:
+    """For an accepted socket without a log-in: count it against its address, or close it
+    (4430) when the address holds as many as it may. Whether it was counted."""
+    if getattr(_user(consumer.scope), "is_authenticated", False):
+        return False
+    if visitors.open(_address(consumer.scope)):
+        return True
+    await consumer.close(code=CLOSE_TOO_MANY_VISITORS, reason="too many sockets from this address")
+    return False
+
+
 def _address(scope: dict[str, Any]) -> str:
     """The visitor's address as the server gives it (behind the proxy, with Daphne's
     ``--proxy-headers``, the first address of X-Forwarded-For)."""
@@ -227,11 +266,17 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     group = broadcast.LOBBY_GROUP
 
+    visitor = False  # counted against its address (``visitors``)
+
     async def connect(self) -> None:
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.visitor = await _refuse_visitor_over_limit(self)
+        if self.visitor or getattr(_user(self.scope), "is_authenticated", False):
+            await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        if self.visitor:
+            visitors.close(_address(self.scope))
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -263,7 +308,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.worker: asyncio.Task[None] | None = None
         self.acting = False  # the worker is working a frame (not waiting for one)
         self.closing = False
-        self.counted = False
+        self.counted = False  # in the presence of its person at the table
+        self.visitor = False  # counted against its address (``visitors``)
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
         if flooders.holds(self._who):
             await self._close(CLOSE_TOO_MANY)  # before it is accepted: refused at the handshake
@@ -275,6 +321,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._close(CLOSE_FORBIDDEN)
             return
         await self.accept()
+        if not self._signed_in:
+            self.visitor = await _refuse_visitor_over_limit(self)
+            if not self.visitor:
+                self._stop_working()
+                return
         if self._signed_in:
             self.counted = True
             sockets = await database_sync_to_async(broadcast.socket_opened)(
@@ -294,6 +345,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self._stop_working()
+        if self.visitor:
+            visitors.close(_address(self.scope))
         if hasattr(self, "hub"):
             self.hub.leave(self.table_id, self)
         if self.counted:

@@ -11,3 +11,9 @@ from games.live import consumers
 def no_flooders() -> None:
     """No one is held back from opening sockets by an earlier test's flood."""
     consumers.flooders.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_visitors_counted() -> None:
+    """No address holds sockets left open by an earlier test."""
+    consumers.visitors.clear()
