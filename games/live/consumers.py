@@ -310,6 +310,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.closing = False
         self.counted = False  # in the presence of its person at the table
         self.visitor = False  # counted against its address (``visitors``)
+        self.in_user_group = False  # hears when its person's sessions end
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
         if flooders.holds(self._who):
             await self._close(CLOSE_TOO_MANY)  # before it is accepted: refused at the handshake
@@ -337,8 +338,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(
                 broadcast.user_group(self.user.pk), self.channel_name
             )
-            self._heartbeat = asyncio.ensure_future(self._keep_presence())
-        # Joined once counted: the first push shows this socket's person online.
+            self.in_user_group = True
+        # Joined once counted: the first push shows this socket's person online. The hub keeps
+        # them counted while the socket is open (``TableHub._keep_presence``).
         self.hub = TableHub.here()
         self.hub.join(self.table_id, self)
         self.worker = asyncio.ensure_future(self._work())
@@ -350,8 +352,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "hub"):
             self.hub.leave(self.table_id, self)
         if self.counted:
-            if hasattr(self, "_heartbeat"):
-                self._heartbeat.cancel()
+            if self.in_user_group:
                 await self.channel_layer.group_discard(
                     broadcast.user_group(self.user.pk), self.channel_name
                 )
@@ -520,11 +521,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not (session.session_key and session.exists(session.session_key)):
             raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
         self.session_checked = now
-
-    async def _keep_presence(self) -> None:
-        while True:
-            await asyncio.sleep(broadcast.PRESENCE_REFRESH)
-            await database_sync_to_async(broadcast.socket_alive)(self.table_id, self.user)
 
     # ------------------------------------------------------------------ chat
 
