@@ -66,6 +66,9 @@ CLOSE_TOO_MANY_VISITORS = 4430  # an address holds as many sockets without a log
 CLOSE_SERVER_ERROR = 1011
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
 CHAT_FRAME = "chat"
+# What a page sends each time its socket opens: {"type": "chat_since", "after": <the newest
+# line's id it shows>} (static/js/chat.js); it is sent the lines it missed meanwhile.
+CHAT_SINCE_FRAME = "chat_since"
 
 
 def _user(scope: dict[str, Any]) -> Any:
@@ -425,8 +428,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             with translation.override(self.language):
                 frame = parse_frame(text)
-                if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
+                kind = frame.get("type") if isinstance(frame, dict) else None
+                if kind == CHAT_FRAME:
                     await self._chat(frame)
+                elif kind == CHAT_SINCE_FRAME:
+                    await self._chat_since(frame)
                 else:
                     await self._play(frame)
         except ServiceError as error:
@@ -543,6 +549,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Post the line if the log-in this socket was opened with still stands."""
         self._refuse_if_signed_out()
         chat.post_message(self.table_id, self.user, room, text)
+
+    async def _chat_since(self, frame: dict[str, Any]) -> None:
+        """Send the lines this socket's person may read that came after the newest the page
+        shows: those posted while it was reconnecting (or loading)."""
+        after = frame.get("after")
+        if isinstance(after, str) and after.isascii() and after.isdigit() and len(after) < 19:
+            after = int(after)
+        if type(after) is not int or after < 0:
+            raise _not_understood()
+        read = database_sync_to_async(chat.lines_since)
+        lines = await read(self.table_id, self.user, after)
+        if lines:
+            html = "".join(chat_fragments.chat_line_fragment(line) for line in lines)
+            await self.send(text_data=html)
 
     async def push_chat_line(self, line: ChatMessage) -> None:
         """A new chat line this socket's person may read (the hub decides who may)."""

@@ -204,6 +204,22 @@ def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMes
     return list(reversed(lines))
 
 
+def lines_since(table_id: int, user: User | None, after_id: int) -> list[ChatMessage]:
+    """The visible lines after line ``after_id`` that ``user`` may read at the table (their
+    rooms, not from whom they muted), oldest first, at most ``CHAT_LINES`` of each room: what a
+    socket that was reconnecting missed."""
+    rooms = rooms_for(table_id, user).read
+    lines = (
+        ChatMessage.objects.filter(
+            table_id=table_id, room__in=rooms, pk__gt=after_id, hidden_at__isnull=True
+        )
+        .exclude(author_id__in=muted_authors(user))
+        .select_related("author")
+        .order_by("pk")[: CHAT_LINES * len(rooms)]
+    )
+    return list(lines)
+
+
 def readers_of(
     message_id: int, table_id: int, users: Sequence[User | None]
 ) -> tuple[ChatMessage | None, list[bool]]:

@@ -274,3 +274,20 @@ def test_a_spectator_still_writes_while_the_game_runs(table, carol) -> None:
     chat.post_message(table.pk, carol, "spectators", "nice run")
 
     assert chat.rooms_for(table.pk, carol).write == ("spectators",)
+
+
+def test_the_lines_since_one_are_those_the_reader_may_read(table, alice, bob, carol) -> None:
+    first = chat.post_message(table.pk, alice, "players", "hi")
+    chat.post_message(table.pk, bob, "players", "hello")
+    chat.post_message(table.pk, carol, "spectators", "go bob")
+    chat.mute(alice, bob)
+
+    assert [line.text for line in chat.lines_since(table.pk, alice, first.pk)] == []
+    assert [line.text for line in chat.lines_since(table.pk, carol, first.pk)] == [
+        "hello",
+        "go bob",
+    ]
+    assert [line.text for line in chat.lines_since(table.pk, AnonymousUser(), 0)] == [
+        "hi",
+        "hello",
+    ]
