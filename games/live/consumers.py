@@ -11,7 +11,6 @@ user's view from it, the public part drawn once for all (``presenters.table_frag
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -27,6 +26,7 @@ from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from games import presenters
+from games.live import frames, limits
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.presenters import LobbyView, TableView
@@ -36,22 +36,9 @@ from games.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
-# The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
-ACTION_FIELDS = ("type", "card", "color", "last_card")
-TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
 # How many of the lobby's last messages' views a process keeps.
 MESSAGES_KEPT = 4
-# What one client may make the server do. An action frame is about 200 characters; the token
-# bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND), and a
-# socket may have at most a burst of frames waiting to be worked: a client that sends faster than
-# its frames are worked is closed, not queued for.
-MAX_FRAME_CHARS = 4096
-MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
-# A person (a visitor: an address) whose socket was closed for flooding may not open another
-# socket at this process's tables for this long: one that reopened at once would have every new
-# socket read at full speed until it was closed again. A browser does not reopen after 4429.
-FLOOD_PENALTY_SECONDS = 10.0
 # A socket's log-in is checked on its first action and again after this many seconds; a log-out,
 # a new password or a ban close the person's sockets at once (``broadcast.sessions_ended``), so
 # this only bounds how long a session that ended otherwise (it expired) may still act.
@@ -98,75 +85,6 @@ def _language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def action_payload(message: Any) -> dict[str, Any]:
-    """The action fields of a ws-send form (all strings) as ``moves.submit_action`` takes
-    them: empty fields dropped, ``version`` an int, ``last_card`` a bool.
-
-    :raises ServiceError: ``bad_request`` when it is not an object, a field is not a short
-        string, or there is no usable version.
-    """
-    if not isinstance(message, dict):
-        raise _not_understood()
-    payload: dict[str, Any] = {}
-    for field in ACTION_FIELDS:
-        value = message.get(field)
-        if value in (None, ""):
-            continue
-        if field == "last_card" and value is True:
-            payload[field] = True
-            continue
-        if not isinstance(value, str) or len(value) > MAX_FIELD_CHARS:
-            raise _not_understood()
-        payload[field] = value.lower() in TRUE_WORDS if field == "last_card" else value
-    version = message.get("version")
-    if type(version) is int:
-        payload["version"] = version
-    elif isinstance(version, str) and version.isascii() and version.isdigit() and len(version) < 10:
-        payload["version"] = int(version)
-    else:
-        raise _not_understood()
-    return payload
-
-
-def parse_frame(text: str) -> Any:
-    """A frame's JSON, refusing what no form sends: a frame too long to be one, NaN or
-    Infinity, nesting deep enough to exhaust the parser.
-
-    :raises ServiceError: ``bad_request``.
-    """
-    if len(text) > MAX_FRAME_CHARS:
-        raise _not_understood()
-    try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        raise _not_understood() from None
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number a form sends")
-
-
-def _not_understood() -> ServiceError:
-    return ServiceError("bad_request", _("That request is not understood."))
-
-
-class TokenBucket:
-    """``capacity`` actions at once, then ``rate`` a second: what one socket may send."""
-
-    def __init__(self, capacity: float, rate: float, now=time.monotonic) -> None:
-        self.capacity, self.rate, self._now = capacity, rate, now
-        self.tokens, self.updated = capacity, now()
-
-    def take(self) -> bool:
-        now = self._now()
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class SharedReads[T]:
     """The reads of the last few messages about one thing this process pushes, keyed by the
     broadcast's ``key``.
@@ -193,75 +111,15 @@ class SharedReads[T]:
 lobby_views: SharedReads[LobbyView] = SharedReads()
 
 
-class Penalties:
-    """Who may not open a socket here for a while, and until when (in this process)."""
-
-    KEPT = 10_000  # past this many, those whose time is up are forgotten
-
-    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
-        self._now = now
-        self._until: dict[str, float] = {}
-
-    def add(self, who: str, seconds: float) -> None:
-        now = self._now()
-        if len(self._until) >= self.KEPT:
-            self._until = {key: end for key, end in self._until.items() if end > now}
-        self._until[who] = now + seconds
-
-    def holds(self, who: str) -> bool:
-        end = self._until.get(who)
-        return end is not None and end > self._now()
-
-    def clear(self) -> None:
-        self._until.clear()
-
-
-flooders = Penalties()
-
-
-class VisitorSockets:
-    """How many sockets without a log-in each address holds open in this process."""
-
-    def __init__(self) -> None:
-        self._open: dict[str, int] = {}
-
-    def open(self, address: str) -> bool:
-        """Count one more socket of ``address``, unless it holds the most it may
-        (``ANONYMOUS_SOCKETS_PER_ADDRESS``): then count nothing and say no."""
-        count = self._open.get(address, 0)
-        if count >= settings.ANONYMOUS_SOCKETS_PER_ADDRESS:
-            return False
-        self._open[address] = count + 1
-        return True
-
-    def close(self, address: str) -> None:
-        count = self._open.pop(address, 0) - 1
-        if count > 0:
-            self._open[address] = count
-
-    def clear(self) -> None:
-        self._open.clear()
-
-
-visitors = VisitorSockets()
-
-
 async def _refuse_visitor_over_limit(consumer: AsyncWebsocketConsumer) -> bool:
     """For an accepted socket without a log-in: count it against its address, or close it
     (4430) when the address holds as many as it may. Whether it was counted."""
     if getattr(_user(consumer.scope), "is_authenticated", False):
         return False
-    if visitors.open(_address(consumer.scope)):
+    if limits.visitors.open(limits.address(consumer.scope)):
         return True
     await consumer.close(code=CLOSE_TOO_MANY_VISITORS, reason="too many sockets from this address")
     return False
-
-
-def _address(scope: dict[str, Any]) -> str:
-    """The visitor's address as the server gives it (behind the proxy, with Daphne's
-    ``--proxy-headers``, the first address of X-Forwarded-For)."""
-    client = scope.get("client")
-    return str(client[0]) if client else ""
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -279,7 +137,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.visitor:
-            visitors.close(_address(self.scope))
+            limits.visitors.close(limits.address(self.scope))
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -304,9 +162,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = _user(self.scope)
         self.language = _language(self.scope)
-        self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
+        self.bucket = limits.TokenBucket(
+            settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND
+        )
         # The frames that arrived and wait for this socket's worker (``_work``), which starts
-        # once the socket has joined its table: none is taken before.
+        # once the socket has joined its table: none is taken before. At most a burst may
+        # wait: a client that sends faster than its frames are worked is closed, not queued for.
         self.waiting: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.SOCKET_ACTIONS_BURST)
         self.worker: asyncio.Task[None] | None = None
         self.acting = False  # the worker is working a frame (not waiting for one)
@@ -315,7 +176,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.visitor = False  # counted against its address (``visitors``)
         self.in_user_group = False  # hears when its person's sessions end
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
-        if flooders.holds(self._who):
+        if limits.flooders.holds(self._who):
             await self._close(CLOSE_TOO_MANY)  # before it is accepted: refused at the handshake
             return
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -351,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self._stop_working()
         if self.visitor:
-            visitors.close(_address(self.scope))
+            limits.visitors.close(limits.address(self.scope))
         if hasattr(self, "hub"):
             self.hub.leave(self.table_id, self)
         if self.counted:
@@ -399,7 +260,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.closing or self.worker is None:
             return  # closed, or never opened: its frames are dropped as they come
         text = text_data or ""
-        if len(text) > MAX_FRAME_CHARS:
+        if len(text) > frames.MAX_FRAME_CHARS:
             text = ""  # refused as not understood; the waiting queue holds no long frame
         if self.bucket.take():
             try:
@@ -407,7 +268,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             except asyncio.QueueFull:
                 pass
-        flooders.add(self._who, FLOOD_PENALTY_SECONDS)
+        limits.flooders.add(self._who, limits.FLOOD_PENALTY_SECONDS)
         await self._close(CLOSE_TOO_MANY, "too many messages")
 
     async def _work(self) -> None:
@@ -427,7 +288,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _act(self, text: str) -> None:
         try:
             with translation.override(self.language):
-                frame = parse_frame(text)
+                frame = frames.parse_frame(text)
                 kind = frame.get("type") if isinstance(frame, dict) else None
                 if kind == CHAT_FRAME:
                     await self._chat(frame)
@@ -481,7 +342,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     @property
     def _who(self) -> str:
         """Who this socket is, for its limits: its person, or a visitor's address."""
-        return f"user:{self.user.pk}" if self._signed_in else f"address:{_address(self.scope)}"
+        return (
+            f"user:{self.user.pk}" if self._signed_in else f"address:{limits.address(self.scope)}"
+        )
 
     @database_sync_to_async
     def _watchable_table(self) -> Table | None:
@@ -497,7 +360,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         :raises ServiceError: the refusal, its message in the active language.
         """
-        payload = action_payload(frame)
+        payload = frames.action_payload(frame)
         if not self._signed_in:
             raise ServiceError("not_seated", _("Log in and take a seat to play."))
         if self.hub.is_stale(self.table_id, payload["version"]):
@@ -535,7 +398,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         room, text = frame.get("room"), frame.get("text")
         try:
             if not isinstance(room, str) or not isinstance(text, str):
-                raise _not_understood()
+                raise frames.not_understood()
             if not self._signed_in:
                 raise ServiceError("forbidden", _("Log in to chat."))
             await self._post_as_session_user(room, text)
@@ -557,7 +420,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(after, str) and after.isascii() and after.isdigit() and len(after) < 19:
             after = int(after)
         if type(after) is not int or after < 0:
-            raise _not_understood()
+            raise frames.not_understood()
         read = database_sync_to_async(chat.lines_since)
         lines = await read(self.table_id, self.user, after)
         if lines:

@@ -17,7 +17,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
-from games.live import consumers
+from games.live import consumers, limits
 from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage, Game, Seat
 from games.services import moves
@@ -135,7 +135,7 @@ async def test_a_person_closed_for_flooding_cannot_open_another_socket_for_a_whi
     table, alice, bob, monkeypatch
 ) -> None:
     clock = [100.0]
-    monkeypatch.setattr(consumers, "flooders", consumers.Penalties(now=lambda: clock[0]))
+    monkeypatch.setattr(limits, "flooders", limits.Penalties(now=lambda: clock[0]))
     socket = await connect(table, alice)
     for _ in range(settings.SOCKET_ACTIONS_BURST + 1):
         await socket.send_to(text_data=json.dumps({"type": "draw", "version": -1}))
@@ -146,7 +146,7 @@ async def test_a_person_closed_for_flooding_cannot_open_another_socket_for_a_whi
     assert (await again.connect())[0] is False  # refused at the handshake
     other = await connect(table, bob)  # someone else is not held back
     await other.disconnect()
-    clock[0] += consumers.FLOOD_PENALTY_SECONDS + 1
+    clock[0] += limits.FLOOD_PENALTY_SECONDS + 1
     later = await connect(table, alice)
     await later.disconnect()
 
