@@ -341,10 +341,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @property
     def _who(self) -> str:
-        """Who this socket is, for its limits: its person, or a visitor's address."""
-        return (
-            f"user:{self.user.pk}" if self._signed_in else f"address:{limits.address(self.scope)}"
-        )
+        """Who this socket's client is, for the penalty after a flood: its session, or, without
+        one, its address (``limits.client_key``)."""
+        return limits.client_key(self.scope)
 
     @database_sync_to_async
     def _watchable_table(self) -> Table | None:

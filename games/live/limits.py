@@ -1,6 +1,7 @@
 """What one client may make this server process do: the token bucket of a socket's actions, who
-may not open a socket for a while after a flood, and how many sockets without a log-in an
-address holds open."""
+may not open a socket for a while after a flood (refused at the handshake, before their session
+is read: :class:`RefuseFlooders`), and how many sockets without a log-in an address holds
+open."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.http.cookie import parse_cookie
 
 # A person (a visitor: an address) whose socket was closed for flooding may not open another
 # socket at this process's tables for this long: one that reopened at once would have every new
@@ -91,3 +94,27 @@ def address(scope: dict[str, Any]) -> str:
     ``--proxy-headers``, the first address of X-Forwarded-For)."""
     client = scope.get("client")
     return str(client[0]) if client else ""
+
+
+def client_key(scope: dict[str, Any]) -> str:
+    """Who a socket's client is, for the penalty after a flood, read from the handshake alone:
+    its session cookie, else its address."""
+    headers = dict(scope.get("headers", []))
+    cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    session = cookies.get(settings.SESSION_COOKIE_NAME)
+    return f"session:{session}" if session else f"address:{address(scope)}"
+
+
+class RefuseFlooders:
+    """ASGI middleware around the sockets' stack (``taki_site.asgi``): a client closed for
+    flooding a moment ago is refused at the handshake, before its session and user are read
+    from the database, so that reopening socket after socket costs the server next to nothing.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope.get("type") == "websocket" and flooders.holds(client_key(scope)):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.inner(scope, receive, send)

@@ -131,23 +131,35 @@ async def test_a_flood_is_counted_as_it_arrives_and_closed_however_slowly_its_fr
     assert await game_state(table) in {(0, 0), (1, 1)}
 
 
-async def test_a_person_closed_for_flooding_cannot_open_another_socket_for_a_while(
+async def test_a_client_closed_for_flooding_is_refused_at_the_handshake_for_a_while(
     table, alice, bob, monkeypatch
 ) -> None:
     clock = [100.0]
     monkeypatch.setattr(limits, "flooders", limits.Penalties(now=lambda: clock[0]))
-    socket = await connect(table, alice)
+    socket, alice_client = await signed_in_socket(table, alice)
     for _ in range(settings.SOCKET_ACTIONS_BURST + 1):
         await socket.send_to(text_data=json.dumps({"type": "draw", "version": -1}))
     assert (await close_within(socket, 2))["code"] == consumers.CLOSE_TOO_MANY
 
-    again = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/")
-    again.scope["user"] = alice
-    assert (await again.connect())[0] is False  # refused at the handshake
-    other = await connect(table, bob)  # someone else is not held back
+    def reopening(client: Client) -> WebsocketCommunicator:
+        """As the site mounts the sockets (taki_site.asgi), with the client's session cookie."""
+        cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+        app = limits.RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        return WebsocketCommunicator(app, f"/ws/tables/{table.pk}/", headers=[(b"cookie", cookie)])
+
+    reads = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Session.objects, "get", lambda *a, **k: reads.append(k) or 1 / 0)
+        assert (await reopening(alice_client).connect())[0] is False
+    assert reads == []  # refused before the session was read
+    bob_client = Client()
+    await database_sync_to_async(bob_client.force_login)(bob)
+    other = reopening(bob_client)
+    assert (await other.connect())[0]  # someone else is not held back
     await other.disconnect()
     clock[0] += limits.FLOOD_PENALTY_SECONDS + 1
-    later = await connect(table, alice)
+    later = reopening(alice_client)
+    assert (await later.connect())[0]
     await later.disconnect()
 
 
