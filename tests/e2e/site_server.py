@@ -45,6 +45,8 @@ class SiteServer:
             "PYTHONUNBUFFERED": "1",
             # Every browser test signs its people up from 127.0.0.1 on the one shared site.
             "SIGNUPS_PER_ADDRESS_PER_HOUR": "1000",
+            # ... and opens its visitors' pages from there too.
+            "ANONYMOUS_SOCKETS_PER_ADDRESS": "1000",
         }
         self.env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
         if redis_url:
