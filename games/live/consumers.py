@@ -375,10 +375,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     def _refuse_if_signed_out(self) -> None:
-        """Every action a socket takes for its person, a move or a chat line, first asks whether
-        the log-in it was opened with still stands: the socket outlives a log-out in another
-        tab, and the scope's user is as it was then. Asked of the session store on the first
-        action and every ``SESSION_RECHECK_SECONDS`` after; called in the database thread.
+        """Every action a socket takes for its person (a move, a chat line, reading the lines it
+        missed) first asks whether the log-in it was opened with still stands: the socket
+        outlives a log-out in another tab, and the scope's user is as it was then. Asked of the
+        session store on the first action and every ``SESSION_RECHECK_SECONDS`` after; called
+        in the database thread.
 
         :raises ServiceError: ``not_seated`` when the session has ended.
         """
@@ -407,6 +408,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=chat_fragments.chat_flash_fragment(words))
 
     @database_sync_to_async
+    def _lines_since_as_session_user(self, after: int) -> list[ChatMessage]:
+        """The lines after ``after`` this socket's person may read, if the log-in this socket
+        was opened with still stands (a spectator's room is theirs only while it does)."""
+        self._refuse_if_signed_out()
+        return chat.lines_since(self.table_id, self.user, after)
+
+    @database_sync_to_async
     def _post_as_session_user(self, room: str, text: str) -> None:
         """Post the line if the log-in this socket was opened with still stands."""
         self._refuse_if_signed_out()
@@ -420,8 +428,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             after = int(after)
         if type(after) is not int or after < 0:
             raise frames.not_understood()
-        read = database_sync_to_async(chat.lines_since)
-        lines = await read(self.table_id, self.user, after)
+        lines = await self._lines_since_as_session_user(after)
         if lines:
             html = "".join(chat_fragments.chat_line_fragment(line) for line in lines)
             await self.send(text_data=html)

@@ -341,3 +341,21 @@ async def test_a_ban_closes_the_players_sockets_and_a_bot_takes_their_seat(
     assert (seat.user_id, seat.bot, seat.replaced_user_id) == (None, "greedy", bob.pk)
     game = await Game.objects.select_related("table").aget(table=table)
     assert game.table.status == "playing"  # alice plays on, against the bot
+
+
+async def test_a_socket_whose_log_in_ended_is_not_sent_the_spectators_lines(
+    table, alice, carol
+) -> None:
+    from games.services import chat
+
+    line = await database_sync_to_async(chat.post_message)(table.pk, carol, "spectators", "psst")
+    socket, _client = await signed_in_socket(table, carol)
+    await Session.objects.all().adelete()
+
+    await socket.send_to(text_data=json.dumps({"type": "chat_since", "after": line.pk - 1}))
+
+    answer = await socket.receive_from(timeout=1)
+    while not await socket.receive_nothing(timeout=0.3):
+        answer += await socket.receive_from(timeout=1)
+    assert "You have been logged out" in answer and "psst" not in answer
+    await socket.disconnect()
