@@ -30,7 +30,6 @@ from games.loadtest.servers import ROOT, SITE_APP, DaphneGroup
 from games.loadtest.stats import SiteCounters, Window, percentile
 
 FLOOD_SETTINGS = "games.loadtest.flood_settings"
-FLOOD_FRAME = json.dumps({"type": "draw", "version": -1})
 WARMUP_SECONDS = 3.0
 SETTLE_SECONDS = 5.0  # after the flood stops: does the server give its memory back?
 PAGE_EVERY = 0.5
