@@ -37,7 +37,7 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test axe lint format bench bench-bots bench-site bench-admin bench-load system-deps messages clean
+.PHONY: help run test axe lint format bench bench-bots bench-site bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -47,6 +47,7 @@ help:
 	@echo "make bench-site  moves per second through the site's services"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
+	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
@@ -152,6 +153,13 @@ bench-load: $(VENV)/.stamp-test
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(BIN)/python manage.py bench_load $(ARGS); status=$$?; \
 	if [ -n "$$folder" ]; then rm -rf "$$folder"; fi; exit $$status
+
+# One player flooding a table's sockets against the rest of the site, on a throwaway SQLite
+# database: the server's memory and another table's round trips, with the flood and without.
+bench-flood: $(VENV)/.stamp-test
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(BIN)/python manage.py bench_flood $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules

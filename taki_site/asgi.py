@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import clock  # noqa: E402
+from games.live.limits import RefuseFlooders  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from taki_site.origins import SameOriginValidator  # noqa: E402
 
@@ -21,7 +22,10 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # A client closed for flooding is refused before its session is read.
+        "websocket": SameOriginValidator(
+            RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

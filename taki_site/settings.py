@@ -113,6 +113,9 @@ CACHES = cache_config(os.environ.get("REDIS_URL"))
 # few times a second at most, a TAKI run card by card included); a flood closes it (4429).
 SOCKET_ACTIONS_BURST = 20
 SOCKET_ACTIONS_PER_SECOND = 5.0
+# Sockets without a log-in (the lobby's and the tables') one client address may hold open in
+# one server process; the next is closed (4430) with a word the page shows.
+ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, minimum=1)
 
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.

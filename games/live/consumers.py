@@ -11,7 +11,7 @@ user's view from it, the public part drawn once for all (``presenters.table_frag
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -26,6 +26,7 @@ from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from games import presenters
+from games.live import frames, limits
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.moderation import watches
@@ -34,15 +35,10 @@ from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
 
-# The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
-ACTION_FIELDS = ("type", "card", "color", "last_card")
-TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
+logger = logging.getLogger(__name__)
+
 # How many of the lobby's last messages' views a process keeps.
 MESSAGES_KEPT = 4
-# What one client may make the server do. An action frame is about 200 characters; the token
-# bucket's size and rate are settings (SOCKET_ACTIONS_BURST, SOCKET_ACTIONS_PER_SECOND).
-MAX_FRAME_CHARS = 4096
-MAX_FIELD_CHARS = 32
 SOCKETS_PER_PERSON_AND_TABLE = 5
 # A socket's log-in is checked on its first action and again after this many seconds; a log-out,
 # a new password or a ban close the person's sockets at once (``broadcast.sessions_ended``), so
@@ -53,8 +49,14 @@ SESSION_RECHECK_SECONDS = 30.0
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY = 4429
+CLOSE_TOO_MANY_VISITORS = 4430  # an address holds as many sockets without a log-in as it may
+# What Daphne closes a socket with when its application fails.
+CLOSE_SERVER_ERROR = 1011
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
 CHAT_FRAME = "chat"
+# What a page sends each time its socket opens: {"type": "chat_since", "after": <the newest
+# line's id it shows>} (static/js/chat.js); it is sent the lines it missed meanwhile.
+CHAT_SINCE_FRAME = "chat_since"
 
 
 def _user(scope: dict[str, Any]) -> Any:
@@ -84,75 +86,6 @@ def _language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def action_payload(message: Any) -> dict[str, Any]:
-    """The action fields of a ws-send form (all strings) as ``moves.submit_action`` takes
-    them: empty fields dropped, ``version`` an int, ``last_card`` a bool.
-
-    :raises ServiceError: ``bad_request`` when it is not an object, a field is not a short
-        string, or there is no usable version.
-    """
-    if not isinstance(message, dict):
-        raise _not_understood()
-    payload: dict[str, Any] = {}
-    for field in ACTION_FIELDS:
-        value = message.get(field)
-        if value in (None, ""):
-            continue
-        if field == "last_card" and value is True:
-            payload[field] = True
-            continue
-        if not isinstance(value, str) or len(value) > MAX_FIELD_CHARS:
-            raise _not_understood()
-        payload[field] = value.lower() in TRUE_WORDS if field == "last_card" else value
-    version = message.get("version")
-    if type(version) is int:
-        payload["version"] = version
-    elif isinstance(version, str) and version.isascii() and version.isdigit() and len(version) < 10:
-        payload["version"] = int(version)
-    else:
-        raise _not_understood()
-    return payload
-
-
-def parse_frame(text: str) -> Any:
-    """A frame's JSON, refusing what no form sends: a frame too long to be one, NaN or
-    Infinity, nesting deep enough to exhaust the parser.
-
-    :raises ServiceError: ``bad_request``.
-    """
-    if len(text) > MAX_FRAME_CHARS:
-        raise _not_understood()
-    try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        raise _not_understood() from None
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number a form sends")
-
-
-def _not_understood() -> ServiceError:
-    return ServiceError("bad_request", _("That request is not understood."))
-
-
-class TokenBucket:
-    """``capacity`` actions at once, then ``rate`` a second: what one socket may send."""
-
-    def __init__(self, capacity: float, rate: float, now=time.monotonic) -> None:
-        self.capacity, self.rate, self._now = capacity, rate, now
-        self.tokens, self.updated = capacity, now()
-
-    def take(self) -> bool:
-        now = self._now()
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class SharedReads[T]:
     """The reads of the last few messages about one thing this process pushes, keyed by the
     broadcast's ``key``.
@@ -179,16 +112,33 @@ class SharedReads[T]:
 lobby_views: SharedReads[LobbyView] = SharedReads()
 
 
+async def _refuse_visitor_over_limit(consumer: AsyncWebsocketConsumer) -> bool:
+    """For an accepted socket without a log-in: count it against its address, or close it
+    (4430) when the address holds as many as it may. Whether it was counted."""
+    if getattr(_user(consumer.scope), "is_authenticated", False):
+        return False
+    if limits.visitors.open(limits.address(consumer.scope)):
+        return True
+    await consumer.close(code=CLOSE_TOO_MANY_VISITORS, reason="too many sockets from this address")
+    return False
+
+
 class LobbyConsumer(AsyncWebsocketConsumer):
     """``ws/lobby/``: pushes the list of open tables whenever it changes."""
 
     group = broadcast.LOBBY_GROUP
 
+    visitor = False  # counted against its address (``visitors``)
+
     async def connect(self) -> None:
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.visitor = await _refuse_visitor_over_limit(self)
+        if self.visitor or getattr(_user(self.scope), "is_authenticated", False):
+            await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        if self.visitor:
+            limits.visitors.close(limits.address(self.scope))
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -213,62 +163,164 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = _user(self.scope)
         self.language = _language(self.scope)
-        self.bucket = TokenBucket(settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND)
-        self.counted = False
+        self.bucket = limits.TokenBucket(
+            settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND
+        )
+        # The frames that arrived and wait for this socket's worker (``_work``), which starts
+        # once the socket has joined its table: none is taken before. At most a burst may
+        # wait: a client that sends faster than its frames are worked is closed, not queued for.
+        self.waiting: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.SOCKET_ACTIONS_BURST)
+        self.worker: asyncio.Task[None] | None = None
+        self.acting = False  # the worker is working a frame (not waiting for one)
+        self.closing = False
+        self.counted = False  # in the presence of its person at the table
+        self.visitor = False  # counted against its address (``visitors``)
+        self.in_user_group = False  # hears when its person's sessions end
         self.session_checked = float("-inf")  # when the log-in was last seen to stand
+        if limits.flooders.holds(self._who):
+            await self._close(CLOSE_TOO_MANY)  # before it is accepted: refused at the handshake
+            return
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [""])[0]
         table = await self._watchable_table()
         if table is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._close(CLOSE_FORBIDDEN)
             return
         await self.accept()
+        if not self._signed_in:
+            self.visitor = await _refuse_visitor_over_limit(self)
+            if not self.visitor:
+                self._stop_working()
+                return
         if self._signed_in:
             self.counted = True
             sockets = await database_sync_to_async(broadcast.socket_opened)(
                 self.table_id, self.user
             )
             if sockets > SOCKETS_PER_PERSON_AND_TABLE:
-                await self.close(code=CLOSE_TOO_MANY, reason="too many sockets at this table")
+                await self._close(CLOSE_TOO_MANY, "too many sockets at this table")
                 return
             await self.channel_layer.group_add(
                 broadcast.user_group(self.user.pk), self.channel_name
             )
-            self._heartbeat = asyncio.ensure_future(self._keep_presence())
-        # Joined once counted: the first push shows this socket's person online.
+            self.in_user_group = True
+        # Joined once counted: the first push shows this socket's person online. The hub keeps
+        # them counted while the socket is open (``TableHub._keep_presence``).
         self.hub = TableHub.here()
         self.hub.join(self.table_id, self)
+        self.worker = asyncio.ensure_future(self._work())
 
     async def disconnect(self, code: int) -> None:
+        self._stop_working()
+        if self.visitor:
+            limits.visitors.close(limits.address(self.scope))
         if hasattr(self, "hub"):
             self.hub.leave(self.table_id, self)
         if self.counted:
-            if hasattr(self, "_heartbeat"):
-                self._heartbeat.cancel()
+            if self.in_user_group:
                 await self.channel_layer.group_discard(
                     broadcast.user_group(self.user.pk), self.channel_name
                 )
             await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            await self.close(code=CLOSE_TOO_MANY, reason="too many messages")
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # Daphne, like Channels' test communicator, hands a socket's messages to its consumer
+        # through an asyncio.Queue, ``receive`` being its ``get``: the queue is kept, to take
+        # every frame that has arrived at once (``dispatch``).
+        inbox = getattr(receive, "__self__", None)
+        self.inbox: asyncio.Queue[dict[str, Any]] | None = (
+            inbox if isinstance(inbox, asyncio.Queue) else None
+        )
+        await super().__call__(scope, receive, send)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, except for frames from the browser.
+
+        Channels takes a socket's messages one per turn of the event loop, and closes the
+        thread's old database connections before each, a hop to the database thread; the server
+        reads a flood thousands of frames at a time, far faster, and queues them without bound.
+        So a frame is counted as it arrives instead (``receive``), without awaiting the database,
+        and with it every frame the server has queued meanwhile: a flood is refused at the rate
+        it comes in, and what it leaves queued is one read's worth at most.
+        """
+        if message.get("type") != "websocket.receive":
+            await super().dispatch(message)
             return
+        await self.websocket_receive(message)
+        while self.inbox is not None and not self.inbox.empty():
+            queued = self.inbox.get_nowait()
+            if queued.get("type") == "websocket.receive":
+                await self.websocket_receive(queued)
+            else:
+                await super().dispatch(queued)  # the socket closed: this ends the consumer
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Count a frame and leave it for this socket's worker; a socket that sends more than
+        its token bucket allows, or has a burst of frames waiting already, is closed (4429).
+        Nothing here awaits the database or another socket."""
+        if self.closing or self.worker is None:
+            return  # closed, or never opened: its frames are dropped as they come
+        text = text_data or ""
+        if len(text) > frames.MAX_FRAME_CHARS:
+            text = ""  # refused as not understood; the waiting queue holds no long frame
+        if self.bucket.take():
+            try:
+                self.waiting.put_nowait(text)
+                return
+            except asyncio.QueueFull:
+                pass
+        limits.flooders.add(self._who, limits.FLOOD_PENALTY_SECONDS)
+        await self._close(CLOSE_TOO_MANY, "too many messages")
+
+    async def _work(self) -> None:
+        """Work this socket's frames one at a time, in the order they came, until it closes: the
+        frame being worked then is finished, the others are dropped."""
+        while not self.closing:
+            text = await self.waiting.get()
+            self.acting = True
+            try:
+                await self._act(text)
+            except Exception:
+                logger.exception("a frame of table %s failed", self.table_id)
+                await self._close(CLOSE_SERVER_ERROR)
+            finally:
+                self.acting = False
+
+    async def _act(self, text: str) -> None:
         try:
             with translation.override(self.language):
-                frame = parse_frame(text_data or "")
-                if isinstance(frame, dict) and frame.get("type") == CHAT_FRAME:
+                frame = frames.parse_frame(text)
+                kind = frame.get("type") if isinstance(frame, dict) else None
+                if kind == CHAT_FRAME:
                     await self._chat(frame)
+                elif kind == CHAT_SINCE_FRAME:
+                    await self._chat_since(frame)
                 else:
                     await self._play(frame)
         except ServiceError as error:
             self.hub.refuse(self.table_id, self, error.message)
         # On success the hub draws the new table for every socket here, this one too.
 
+    async def _close(self, code: int, reason: str = "") -> None:
+        """Close the socket and drop the frames it has waiting and those still on their way."""
+        if self.closing:
+            return
+        self._stop_working()
+        await self.close(code=code, reason=reason or None)
+
+    def _stop_working(self) -> None:
+        """Take no frame any more: drop those waiting, and stop the worker if it waits for one
+        (one working a frame finishes it, then stops)."""
+        self.closing = True
+        while not self.waiting.empty():
+            self.waiting.get_nowait()
+        if self.worker is not None and not self.acting:
+            self.worker.cancel()
+
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """The person logged out, changed their password or was banned: this socket no longer
         speaks for them."""
-        await self.close(code=CLOSE_SIGNED_OUT, reason="signed out")
+        await self._close(CLOSE_SIGNED_OUT, "signed out")
 
     # What the hub sends, drawn in the active language: the hub makes this socket's the active
     # one (``TableHub._to_each``).
@@ -288,6 +340,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _signed_in(self) -> bool:
         return bool(getattr(self.user, "is_authenticated", False))
 
+    @property
+    def _who(self) -> str:
+        """Who this socket's client is, for the penalty after a flood: its session, or, without
+        one, its address (``limits.client_key``)."""
+        return limits.client_key(self.scope)
+
     @database_sync_to_async
     def _watchable_table(self) -> Table | None:
         """The table, if this visitor may watch it (``access.may_watch``, the table page's own
@@ -304,7 +362,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         :raises ServiceError: the refusal, its message in the active language.
         """
-        payload = action_payload(frame)
+        payload = frames.action_payload(frame)
         if not self._signed_in:
             raise ServiceError("not_seated", _("Log in and take a seat to play."))
         if self.hub.is_stale(self.table_id, payload["version"]):
@@ -313,24 +371,28 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _play_as_session_user(self, payload: dict[str, Any]) -> None:
-        """Apply the action if the log-in this socket was opened with still stands (the socket
-        outlives a log-out in another tab, and the scope's user is as it was then)."""
-        session = self.scope.get("session")
-        now = time.monotonic()
-        if session is not None and now - self.session_checked >= SESSION_RECHECK_SECONDS:
-            if not (session.session_key and session.exists(session.session_key)):
-                raise ServiceError(
-                    "not_seated", _("You have been logged out: log in again to play.")
-                )
-            self.session_checked = now
+        """Apply the action if the log-in this socket was opened with still stands."""
+        self._refuse_if_signed_out()
         moves.submit_action(
             self.table_id, self.user, payload, known_version=self.hub.versions.get(self.table_id)
         )
 
-    async def _keep_presence(self) -> None:
-        while True:
-            await asyncio.sleep(broadcast.PRESENCE_REFRESH)
-            await database_sync_to_async(broadcast.socket_alive)(self.table_id, self.user)
+    def _refuse_if_signed_out(self) -> None:
+        """Every action a socket takes for its person (a move, a chat line, reading the lines it
+        missed) first asks whether the log-in it was opened with still stands: the socket
+        outlives a log-out in another tab, and the scope's user is as it was then. Asked of the
+        session store on the first action and every ``SESSION_RECHECK_SECONDS`` after; called
+        in the database thread.
+
+        :raises ServiceError: ``not_seated`` when the session has ended.
+        """
+        session = self.scope.get("session")
+        now = time.monotonic()
+        if session is None or now - self.session_checked < SESSION_RECHECK_SECONDS:
+            return
+        if not (session.session_key and session.exists(session.session_key)):
+            raise ServiceError("not_seated", _("You have been logged out: log in again to play."))
+        self.session_checked = now
 
     # ------------------------------------------------------------------ chat
 
@@ -339,14 +401,40 @@ class TableConsumer(AsyncWebsocketConsumer):
         room, text = frame.get("room"), frame.get("text")
         try:
             if not isinstance(room, str) or not isinstance(text, str):
-                raise _not_understood()
+                raise frames.not_understood()
             if not self._signed_in:
                 raise ServiceError("forbidden", _("Log in to chat."))
-            await database_sync_to_async(chat.post_message)(self.table_id, self.user, room, text)
+            await self._post_as_session_user(room, text)
             words = ""
         except ServiceError as error:
             words = error.message
         await self.send(text_data=chat_fragments.chat_flash_fragment(words))
+
+    @database_sync_to_async
+    def _lines_since_as_session_user(self, after: int) -> list[ChatMessage]:
+        """The lines after ``after`` this socket's person may read, if the log-in this socket
+        was opened with still stands (a spectator's room is theirs only while it does)."""
+        self._refuse_if_signed_out()
+        return chat.lines_since(self.table_id, self.user, after)
+
+    @database_sync_to_async
+    def _post_as_session_user(self, room: str, text: str) -> None:
+        """Post the line if the log-in this socket was opened with still stands."""
+        self._refuse_if_signed_out()
+        chat.post_message(self.table_id, self.user, room, text)
+
+    async def _chat_since(self, frame: dict[str, Any]) -> None:
+        """Send the lines this socket's person may read that came after the newest the page
+        shows: those posted while it was reconnecting (or loading)."""
+        after = frame.get("after")
+        if isinstance(after, str) and after.isascii() and after.isdigit() and len(after) < 19:
+            after = int(after)
+        if type(after) is not int or after < 0:
+            raise frames.not_understood()
+        lines = await self._lines_since_as_session_user(after)
+        if lines:
+            html = "".join(chat_fragments.chat_line_fragment(line) for line in lines)
+            await self.send(text_data=html)
 
     async def push_chat_line(self, line: ChatMessage) -> None:
         """A new chat line this socket's person may read (the hub decides who may)."""

@@ -43,6 +43,9 @@ logger = logging.getLogger(__name__)
 
 type Job = Callable[[], Awaitable[None]]
 
+# People whose presence one cache round trip keeps (``TableHub._keep_presence``).
+PRESENCE_SLICE = 500
+
 
 class TableSocket(Protocol):
     """What a hub needs of a table's socket (``games.live.consumers.TableConsumer``)."""
@@ -76,6 +79,7 @@ class TableHub:
         self._queues: dict[int, deque[Job]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._channel: asyncio.Task[str] = self.loop.create_task(self._open())
+        self._tasks.add(self.loop.create_task(self._keep_presence()))
         broadcast.listen(self)
 
     @classmethod
@@ -236,6 +240,30 @@ class TableHub:
             return
         readers = [socket for socket, reads in zip(sockets, may_read, strict=True) if reads]
         await self._to_each(readers, lambda socket: socket.push_chat_line(line))
+
+    # ------------------------------------------------------------------ presence
+
+    async def _keep_presence(self) -> None:
+        """Every PRESENCE_REFRESH seconds, keep this process's people at its tables counted
+        (``broadcast.people_alive``): one batch for all its sockets, in slices, off the event
+        loop and off the database thread, so that neither the moves nor the pushes wait for
+        it. A killed process stops; its people's counts expire (PRESENCE_TTL)."""
+        keep = sync_to_async(broadcast.people_alive, thread_sensitive=False)
+        while True:
+            await asyncio.sleep(broadcast.PRESENCE_REFRESH)
+            pairs = sorted(
+                {
+                    (table_id, socket.user.pk)
+                    for table_id, sockets in self.sockets.items()
+                    for socket in sockets
+                    if getattr(socket.user, "is_authenticated", False)
+                }
+            )
+            for start in range(0, len(pairs), PRESENCE_SLICE):
+                try:
+                    await keep(pairs[start : start + PRESENCE_SLICE])
+                except Exception:
+                    logger.exception("the presence of this process's people was not kept")
 
     # ------------------------------------------------------------------ the queues
 

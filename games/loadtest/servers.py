@@ -31,14 +31,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def server_env() -> dict[str, str]:
+def server_env(settings_module: str = SETTINGS_MODULE) -> dict[str, str]:
     """The caller's environment (DATABASE_URL, REDIS_URL, ...) with DEBUG off and the
     benchmark's settings module (the site's, with a fast password hasher)."""
     return {
         **os.environ,
         "DEBUG": "0",
         "PYTHONUNBUFFERED": "1",
-        "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE,
+        "DJANGO_SETTINGS_MODULE": settings_module,
     }
 
 
@@ -54,8 +54,16 @@ class DaphneGroup:
     """``count`` Daphne processes serving ``app``, each on its own port; a context manager
     that stops them all on the way out, whatever happened (Ctrl-C included)."""
 
-    def __init__(self, app: str, count: int, log_dir: Path, name: str) -> None:
+    def __init__(
+        self,
+        app: str,
+        count: int,
+        log_dir: Path,
+        name: str,
+        settings_module: str = SETTINGS_MODULE,
+    ) -> None:
         self.app = app
+        self.settings_module = settings_module
         self.count = count
         self.log_dir = log_dir
         self.name = name
@@ -79,7 +87,7 @@ class DaphneGroup:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     def start(self) -> None:
-        env = server_env()
+        env = server_env(self.settings_module)
         for index in range(self.count):
             port = free_port()
             log = (self.log_dir / f"daphne-{self.name}-{index}.log").open("ab")

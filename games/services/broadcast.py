@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 
 if TYPE_CHECKING:
@@ -152,12 +153,13 @@ def lobby_changed() -> None:
 #
 # Who is connected to a table is counted in the cache (shared by every process with REDIS_URL),
 # not in the database: it is not part of the game. One counter per person and table, changed
-# atomically (incr/decr) by each socket that opens or closes, and kept alive by each open socket
-# every PRESENCE_REFRESH seconds: the counts of a process that was killed with its sockets open
-# expire PRESENCE_TTL seconds later instead of showing those people online for ever.
+# atomically (incr/decr) by each socket that opens or closes, and kept alive every
+# PRESENCE_REFRESH seconds by the process that holds the sockets, for all its people at once
+# (``people_alive``): the counts of a process that was killed with its sockets open expire
+# within PRESENCE_TTL seconds, and its people show offline, as on lichess, seconds later.
 
-PRESENCE_TTL = 90
-PRESENCE_REFRESH = 30
+PRESENCE_TTL = 12
+PRESENCE_REFRESH = 4
 
 
 def socket_opened(table_id: int, user: AbstractBaseUser) -> int:
@@ -193,10 +195,30 @@ def socket_closed(table_id: int, user: AbstractBaseUser) -> None:
 
 
 def socket_alive(table_id: int, user: AbstractBaseUser) -> None:
-    """An open socket keeps its person's count from expiring (every PRESENCE_REFRESH s)."""
-    key = _presence_key(table_id, user.pk)
-    if not cache.touch(key, PRESENCE_TTL) and cache.add(key, 1, PRESENCE_TTL):
-        _presence_changed(table_id)  # the count had expired: count this socket again
+    """An open socket keeps its person's count from expiring."""
+    people_alive([(table_id, user.pk)])
+
+
+def people_alive(pairs: Iterable[tuple[int, int]]) -> None:
+    """Keep the counts of these people at these tables, ``(table_id, user_id)``, from expiring:
+    a process's open sockets, every PRESENCE_REFRESH s. With Redis, one round trip for all of
+    them. A count that had expired meanwhile is set again and its table's seats drawn again."""
+    pairs = list(pairs)
+    keys = [_presence_key(table_id, user_id) for table_id, user_id in pairs]
+    for (table_id, _user_id), key, kept in zip(pairs, keys, _touch_many(keys), strict=True):
+        if not kept and cache.add(key, 1, PRESENCE_TTL):
+            _presence_changed(table_id)  # the count had expired: count this socket again
+
+
+def _touch_many(keys: list[str]) -> list[bool]:
+    """Give each key PRESENCE_TTL seconds more; whether it was there."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache) and keys:
+        pipeline = backend._cache.get_client(write=True).pipeline(transaction=False)
+        for key in keys:
+            pipeline.expire(backend.make_and_validate_key(key), PRESENCE_TTL)
+        return [bool(kept) for kept in pipeline.execute()]
+    return [backend.touch(key, PRESENCE_TTL) for key in keys]
 
 
 def connected_users(table_id: int, user_ids: Iterable[int]) -> set[int]:

@@ -2,21 +2,25 @@
 
 Everyone who may watch the table reads the players' room; only its players write there. The
 spectators' room is for spectators alone, to read and to write: players never see it, so no one
-can coach them during the game.
+can coach them during the game. As on lichess, the spectators' room closes with the game, and the
+players may go on talking in theirs for a while after it ended (``AFTER_GAME_CHAT``); the lines
+stay to be read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Sanction
-from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Seat, Table
+from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Game, Seat, Table
 from games.services import broadcast
 from games.services.access import signed_in_id
 from games.services.errors import ServiceError, refuse_if_sanctioned
@@ -35,14 +39,19 @@ CHAT_BURST = 5
 CHAT_WINDOW_SECONDS = 10
 # Lines of each room shown with the page.
 CHAT_LINES = 50
+# How long after a game ended (won, abandoned, aborted) its players may still write in the
+# players' room.
+AFTER_GAME_CHAT = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
 class ChatRooms:
-    """The rooms a person reads and writes at a table."""
+    """The rooms a person reads and writes at a table; ``closed``, those they wrote in while the
+    game ran and may not any longer."""
 
     read: tuple[str, ...]
     write: tuple[str, ...]
+    closed: tuple[str, ...] = ()
 
 
 def is_player(table_id: int, user: User | None) -> bool:
@@ -65,8 +74,36 @@ def _players_among(table_id: int, user_ids: set[int]) -> set[int]:
 
 def rooms_for(table_id: int, user: User | None) -> ChatRooms:
     """A player reads and writes the players' room; a signed-in spectator reads it and reads
-    and writes the spectators' room; an anonymous visitor reads the players' room."""
-    return _rooms(signed_in_id(user), is_player(table_id, user))
+    and writes the spectators' room; an anonymous visitor reads the players' room. Once the
+    game is over, no one writes in the spectators' room, nor, ``AFTER_GAME_CHAT`` later, in the
+    players'."""
+    rooms = _rooms(signed_in_id(user), is_player(table_id, user))
+    closed = closed_rooms(table_id)
+    if not closed & set(rooms.write):
+        return rooms
+    return ChatRooms(
+        read=rooms.read,
+        write=tuple(room for room in rooms.write if room not in closed),
+        closed=tuple(room for room in rooms.write if room in closed),
+    )
+
+
+def closed_rooms(table_id: int) -> frozenset[str]:
+    """The rooms of the table no one may write in any longer: none while the table waits or
+    plays; the spectators' room once its game is over, and the players' room too once
+    ``AFTER_GAME_CHAT`` has passed (or at once, for a table closed before any game)."""
+    status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+    if status not in (Table.Status.FINISHED, Table.Status.ABORTED):
+        return frozenset()
+    ended = (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-pk")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    if ended is not None and timezone.now() - ended < AFTER_GAME_CHAT:
+        return frozenset({Room.SPECTATORS})
+    return frozenset({Room.PLAYERS, Room.SPECTATORS})
 
 
 def _rooms(user_id: int | None, player: bool) -> ChatRooms:
@@ -106,7 +143,10 @@ def post_message(table_id: int, user: User, room: str, text: str) -> ChatMessage
         )
     if not Table.objects.filter(pk=table_id).exists():
         raise ServiceError("not_found", _("There is no such table."))
-    if room not in rooms_for(table_id, user).write:
+    rooms = rooms_for(table_id, user)
+    if room in rooms.closed:
+        raise ServiceError("forbidden", _("The game is over: this chat is closed."))
+    if room not in rooms.write:
         raise ServiceError("forbidden", _("You cannot write in this chat."))
     _check_not_muted(user)
     if contains_blocked_word(text):
@@ -160,6 +200,22 @@ def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMes
         .order_by("-created_at", "-pk")[:CHAT_LINES]
     )
     return list(reversed(lines))
+
+
+def lines_since(table_id: int, user: User | None, after_id: int) -> list[ChatMessage]:
+    """The visible lines after line ``after_id`` that ``user`` may read at the table (their
+    rooms, not from whom they muted), oldest first, at most ``CHAT_LINES`` of each room: what a
+    socket that was reconnecting missed."""
+    rooms = rooms_for(table_id, user).read
+    lines = (
+        ChatMessage.objects.filter(
+            table_id=table_id, room__in=rooms, pk__gt=after_id, hidden_at__isnull=True
+        )
+        .exclude(author_id__in=muted_authors(user))
+        .select_related("author")
+        .order_by("pk")[: CHAT_LINES * len(rooms)]
+    )
+    return list(lines)
 
 
 def readers_of(

@@ -47,6 +47,8 @@ class SiteServer:
             # shared site.
             "SIGNUPS_PER_ADDRESS_PER_HOUR": "1000",
             "GUESTS_PER_ADDRESS_PER_HOUR": "1000",
+            # ... and opens its visitors' pages from there too.
+            "ANONYMOUS_SOCKETS_PER_ADDRESS": "1000",
         }
         self.env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
         if redis_url:

@@ -3,6 +3,8 @@ doubled click (two tabs, a slow network) is refused politely and never applied t
 """
 
 import json
+import sqlite3
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -172,3 +174,31 @@ def test_a_dropped_socket_reconnects_and_the_page_comes_back_as_it_was(
     for page in pages:
         wait_for_version(page, moves + 1)
     assert move_count(site, table_id) == moves + 1
+
+
+def test_a_chat_line_posted_while_the_page_was_reconnecting_shows_without_a_reload(
+    restartable_site, new_context
+) -> None:
+    site = restartable_site
+    table_id, alice, bob, _ = two_player_game(site, new_context)
+    mark_page(bob)
+    bob.evaluate(RECORD_SOCKET)
+    site.stop()
+    # While bob's page waits to reconnect, a line reaches the chat (written where the chat
+    # service writes it: the site is down).
+    (host,) = site.query("SELECT host_id FROM games_table WHERE id = ?", (table_id,))[0]
+    connection = sqlite3.connect(site.db_path, timeout=10)
+    with connection:
+        connection.execute(
+            "INSERT INTO games_chatmessage (table_id, author_id, room, text, created_at,"
+            " hidden_reason) VALUES (?, ?, 'players', 'back in a minute', ?, '')",
+            (table_id, host, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")),
+        )
+    connection.close()
+
+    site.start()
+
+    bob.wait_for_function("() => window.__e2eSocket.opened >= 1", timeout=30_000, polling=100)
+    expect(bob.locator("#chat-log-players")).to_contain_text("back in a minute", timeout=TIMEOUT)
+    assert not_reloaded(bob), "the page reloaded instead of reconnecting"
+    assert bob.locator("#chat-log-players li:has-text('back in a minute')").count() == 1

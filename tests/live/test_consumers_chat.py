@@ -164,3 +164,52 @@ async def test_a_banned_players_socket_closes_and_cannot_reconnect_as_them(table
     assert "Log in to chat" in await drain(again)
     assert not await ChatMessage.objects.filter(text="I am back").aexists()
     await again.disconnect()
+
+
+def since(after) -> str:
+    return json.dumps({"type": "chat_since", "after": after})
+
+
+async def test_a_reconnecting_socket_is_sent_the_lines_it_missed(table, alice, bob, carol):
+    before = await database_sync_to_async(chat.post_message)(table.pk, alice, "players", "hi")
+    socket = await connect(table, bob)
+    await drain(socket)
+    await socket.disconnect()  # the connection drops
+    for author, room, text in (
+        (alice, "players", "are you there?"),
+        (carol, "spectators", "bob should draw"),
+    ):
+        await database_sync_to_async(chat.post_message)(table.pk, author, room, text)
+
+    again = await connect(table, bob)
+    await drain(again)
+    await again.send_to(text_data=since(str(before.pk)))
+
+    missed = await drain(again)
+    assert "are you there?" in missed
+    assert 'hx-swap-oob="beforeend:#chat-log-players"' in missed
+    assert ">hi<" not in missed  # the page has it already
+    assert "bob should draw" not in missed  # the spectators' room never reaches a player
+    await again.disconnect()
+
+
+async def test_a_socket_that_missed_nothing_is_sent_nothing(table, alice):
+    line = await database_sync_to_async(chat.post_message)(table.pk, alice, "players", "hi")
+    socket = await connect(table, alice)
+    await drain(socket)
+
+    await socket.send_to(text_data=since(line.pk))
+
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("after", ["-1", "x", None, 1.5, "9" * 40])
+async def test_a_bad_chat_since_is_not_understood(table, alice, after):
+    socket = await connect(table, alice)
+    await drain(socket)
+
+    await socket.send_to(text_data=since(after))
+
+    assert "That request is not understood." in await drain(socket)
+    await socket.disconnect()

@@ -18,6 +18,7 @@ from django.utils import translation
 from games.live.consumers import _user
 from games.live.routing import websocket_urlpatterns
 from games.models import Game, Move
+from games.services import broadcast
 from games.services.broadcast import group_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -399,3 +400,18 @@ def test_a_socket_keeps_the_user_out_of_the_scope_s_lazy_object(alice) -> None:
     assert type(_user({"user": lazy})) is type(alice) and _user({"user": lazy}) is alice
     assert _user({"user": anonymous}) is anonymous
     assert _user({}) is None
+
+
+async def test_the_hub_keeps_the_people_of_its_open_sockets_online(
+    table, alice, monkeypatch
+) -> None:
+    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
+    monkeypatch.setattr(broadcast, "PRESENCE_REFRESH", 0.2)
+    socket = await connect(table, alice)
+    await latest(socket)
+
+    await asyncio.sleep(1.5)  # longer than a count lives unless it is kept
+
+    online = await database_sync_to_async(broadcast.connected_users)(table.pk, [alice.pk])
+    assert online == {alice.pk}
+    await socket.disconnect()

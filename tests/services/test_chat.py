@@ -260,3 +260,69 @@ def test_the_chat_is_in_the_visitors_language(
     assert f'<h2 class="chat__title">{title}</h2>' in page
     assert f'<button type="submit">{send}</button>' in page
     assert "Players' chat" not in page and "Mute or report" not in page
+
+
+def end_game(table, status: str = "finished", minutes_ago: float = 0) -> None:
+    """The table's game ended ``minutes_ago`` (as ``services.finish`` leaves it)."""
+    from games.models import Game, Table
+
+    Table.objects.filter(pk=table.pk).update(status=status)
+    ended = timezone.now() - timedelta(minutes=minutes_ago)
+    Game.objects.filter(table=table).update(finished_at=ended)
+
+
+@pytest.mark.parametrize("status", ["finished", "aborted"])
+def test_the_spectators_room_closes_with_the_game(table, carol, status) -> None:
+    end_game(table, status)
+
+    with pytest.raises(ServiceError) as refusal:
+        chat.post_message(table.pk, carol, "spectators", "gg")
+
+    assert "The game is over" in refusal.value.message
+    assert not ChatMessage.objects.exists()
+    rooms = chat.rooms_for(table.pk, carol)
+    assert rooms.write == () and "spectators" in rooms.read
+
+
+@pytest.mark.parametrize("status", ["finished", "aborted"])
+def test_the_players_may_talk_for_a_while_after_the_game(table, alice, bob, status) -> None:
+    end_game(table, status, minutes_ago=1)
+
+    chat.post_message(table.pk, alice, "players", "gg")
+    chat.post_message(table.pk, bob, "players", "gg, again?")
+
+    assert ChatMessage.objects.count() == 2
+
+
+def test_the_players_room_closes_a_while_after_the_game(table, alice) -> None:
+    minutes = chat.AFTER_GAME_CHAT.total_seconds() / 60
+    end_game(table, minutes_ago=minutes + 1)
+
+    with pytest.raises(ServiceError) as refusal:
+        chat.post_message(table.pk, alice, "players", "anyone?")
+
+    assert "The game is over" in refusal.value.message
+    assert chat.rooms_for(table.pk, alice).write == ()
+
+
+def test_a_spectator_still_writes_while_the_game_runs(table, carol) -> None:
+    chat.post_message(table.pk, carol, "spectators", "nice run")
+
+    assert chat.rooms_for(table.pk, carol).write == ("spectators",)
+
+
+def test_the_lines_since_one_are_those_the_reader_may_read(table, alice, bob, carol) -> None:
+    first = chat.post_message(table.pk, alice, "players", "hi")
+    chat.post_message(table.pk, bob, "players", "hello")
+    chat.post_message(table.pk, carol, "spectators", "go bob")
+    chat.mute(alice, bob)
+
+    assert [line.text for line in chat.lines_since(table.pk, alice, first.pk)] == []
+    assert [line.text for line in chat.lines_since(table.pk, carol, first.pk)] == [
+        "hello",
+        "go bob",
+    ]
+    assert [line.text for line in chat.lines_since(table.pk, AnonymousUser(), 0)] == [
+        "hi",
+        "hello",
+    ]

@@ -91,3 +91,43 @@ def test_a_socket_alive_after_its_count_expired_counts_again(
     assert online(table, alice) == {alice.pk}
     broadcast.socket_closed(table.pk, alice)
     assert online(table, alice) == set()
+
+
+def test_a_killed_process_s_people_show_offline_within_seconds() -> None:
+    # Lichess shows a player gone within seconds: a count no process keeps expires within
+    # PRESENCE_TTL, and a living process refreshes it several times within that.
+    assert broadcast.PRESENCE_TTL <= 15
+    assert broadcast.PRESENCE_REFRESH * 3 <= broadcast.PRESENCE_TTL
+
+
+def test_a_process_keeps_all_its_people_counted_at_once(
+    make_table, alice, bob, carol, monkeypatch
+) -> None:
+    first, second = make_table(), make_table(host=bob)
+    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
+    for table, person in ((first, alice), (first, carol), (second, bob)):
+        broadcast.socket_opened(table.pk, person)
+
+    for _ in range(3):
+        time.sleep(0.5)
+        broadcast.people_alive([(first.pk, alice.pk), (first.pk, carol.pk), (second.pk, bob.pk)])
+
+    assert online(first, alice, carol) == {alice.pk, carol.pk}
+    assert online(second, bob) == {bob.pk}
+
+
+def test_a_count_kept_after_it_expired_redraws_the_seats(
+    make_table, alice, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    table = make_table()
+    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
+    broadcast.socket_opened(table.pk, alice)
+    time.sleep(1.2)
+    sent = []
+    monkeypatch.setattr(broadcast, "_group_send", lambda group, message: sent.append(message))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.people_alive([(table.pk, alice.pk)])
+
+    assert online(table, alice) == {alice.pk}
+    assert [message["type"] for message in sent] == ["table.presence"]
