@@ -2,4 +2,6 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+# Guarded: the arena's worker processes start afresh and import this module again.
+if __name__ == "__main__":
+    sys.exit(main())

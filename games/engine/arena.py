@@ -105,7 +105,9 @@ def run_arena(
     the same for a seed whatever ``jobs`` is."""
     work = [(tuple(names), seed, index, max_actions) for index in range(games)]
     if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        # Spawned, not forked: a fork of a process with other threads (a test run, a server)
+        # can copy a lock another thread held, and the worker then waits on it for ever.
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             outcomes = pool.map(_play_one, work, chunksize=max(1, games // (jobs * 8)))
     else:
         outcomes = [_play_one(job) for job in work]
