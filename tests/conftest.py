@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone, translation
 
 from games.engine import GameState, deck_codes
@@ -35,6 +36,45 @@ def no_language_left_active() -> Iterator[None]:
     thread, where a later test would draw in it."""
     yield
     translation.deactivate()
+
+
+def connections_lent_out() -> int | None:
+    """How many connections the PostgreSQL pool has lent out now, or None without a pool.
+
+    Only a pool that exists already is asked: made before the test database, it would connect
+    to the site's own database instead.
+    """
+    database = connections[DEFAULT_DB_ALIAS]
+    pool = getattr(type(database), "_connection_pools", {}).get(database.alias)
+    if pool is None:
+        return None
+    stats = pool.get_stats()
+    return stats["pool_size"] - stats["pool_available"]
+
+
+@pytest.fixture(autouse=True)
+def every_pooled_connection_given_back() -> Iterator[None]:
+    """On PostgreSQL, a test leaves no connection lent out by the pool but its own thread's.
+
+    A thread that uses the database and ends without ``connection.close()`` keeps its pooled
+    connection for good: the pool (DATABASE_POOL_SIZE) runs dry and every later test waits 20 s
+    for a connection. A socket's call still finishing in Channels' thread is waited for.
+    """
+    yield
+    deadline = time.monotonic() + 2
+    while True:
+        lent = connections_lent_out()
+        if lent is None:
+            return
+        own = 1 if connections[DEFAULT_DB_ALIAS].connection is not None else 0
+        if lent <= own:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"{lent - own} pooled database connection(s) not given back: a thread that "
+                "uses the database must call connection.close() before it ends"
+            )
+        time.sleep(0.05)
 
 
 def free_port() -> int:
