@@ -15,13 +15,16 @@ from django.conf import settings  # noqa: E402
 
 from games import clock  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from taki_site.metrics import CountSockets  # noqa: E402
 from taki_site.origins import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": CountSockets(
+            SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

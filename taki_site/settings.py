@@ -17,6 +17,7 @@ from taki_site.env import (
     env_bool,
     env_int,
     env_list,
+    env_networks,
     https_settings,
     secret_key,
 )
@@ -117,6 +118,13 @@ SOCKET_ACTIONS_PER_SECOND = 5.0
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
+
+# Who may read /metrics (taki_site/ops.py): these addresses or networks, or a request carrying
+# "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
+METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The proxy and systemd ask for /healthz, and Prometheus for /metrics, over plain HTTP too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -23,6 +23,7 @@ from games.models import Game, Move, Seat, Table
 from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
+from taki_site import metrics
 
 # A bot waits this long before it moves, so that people can follow what happens.
 BOT_DELAY = timedelta(seconds=0.8)
@@ -32,6 +33,7 @@ REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
 
 
+@metrics.counts_moves
 def submit_action(
     table_id: int, user: AbstractBaseUser, payload: Any, *, known_version: int | None = None
 ) -> list[Event]:
