@@ -21,6 +21,7 @@ from taki_site.env import (
     https_settings,
     secret_key,
 )
+from taki_site.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -118,6 +119,9 @@ SOCKET_ACTIONS_PER_SECOND = 5.0
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
+
+# LOG_FORMAT=json: one JSON object a line, with the table and game of a move (taki_site/logs.py).
+LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text").strip().lower())
 
 # Who may read /metrics (taki_site/ops.py): these addresses or networks, or a request carrying
 # "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
