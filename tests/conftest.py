@@ -13,6 +13,8 @@ from itertools import chain
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
+from django.conf import settings as site_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -61,6 +63,9 @@ def every_pooled_connection_given_back() -> Iterator[None]:
     for a connection. A socket's call still finishing in Channels' thread is waited for.
     """
     yield
+    # Django's async ORM (aget, acount…) runs in asgiref's shared thread and leaves its connection
+    # there until that thread's next database_sync_to_async call: end it now.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     deadline = time.monotonic() + 2
     while True:
         lent = connections_lent_out()
@@ -75,6 +80,28 @@ def every_pooled_connection_given_back() -> Iterator[None]:
                 "uses the database must call connection.close() before it ends"
             )
         time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def cache_emptied_after_each_test() -> Iterator[None]:
+    """With REDIS_URL the cache outlives a test: who was at a table, the failed log-ins. Each
+    test starts with none, as with the in-memory cache of a fresh process."""
+    yield
+    from django.core.cache import caches
+
+    if type(caches["default"]).__module__ == "django.core.cache.backends.redis":
+        caches["default"].clear()
+
+
+@pytest.fixture(autouse=True)
+def a_redis_channel_layer_of_its_own() -> Iterator[None]:
+    """With REDIS_URL, each test gets a channel layer of its own: the layer's connections and
+    locks belong to the event loop that made them, and each async test has a loop of its own."""
+    yield
+    from channels.layers import channel_layers
+
+    if "redis" in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
+        channel_layers.backends.clear()
 
 
 def free_port() -> int:

@@ -18,7 +18,9 @@ from taki_site import env, ops
 from taki_site.metrics import CountSockets
 from tests.services.test_moves import HANDS
 
-pytestmark = pytest.mark.django_db
+# The health check's database call runs through Channels, which gives its connection back to the
+# pool after the call: outside a test transaction, as on the site.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def sample(name: str, **labels: str) -> float:
