@@ -41,7 +41,7 @@ export requirements
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
-	@echo "make test    lint, then run every test (browser tests included)"
+	@echo "make test    lint, run every test (browser tests included), then again on PostgreSQL+Redis"
 	@echo "make bench   time the rules engine"
 	@echo "make bench-bots  the bot levels against each other in the arena (ARGS='--jobs 2')"
 	@echo "make bench-site  moves per second through the site's services"
@@ -76,12 +76,13 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-test.txt
 	touch $@
 
-# Chromium for the browser tests, Redis for channel-layer tests, gettext for translations.
-# Installed only when missing, and only as root.
+# Chromium for the browser tests, Redis for channel-layer tests, gettext for translations,
+# PostgreSQL for the run on the production database. Installed only when missing, and only as root.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" != 0 ]; then \
@@ -105,10 +106,13 @@ run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
 
-# messages after system-deps, which installs gettext.
+# messages after system-deps, which installs gettext. Every test on SQLite and the in-memory
+# layer, then again on a throwaway PostgreSQL and Redis (.ci/with-services) all but the browser
+# tests and the engine's, which touch neither.
 test: $(VENV)/.stamp-test system-deps lint axe
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest
+	.ci/with-services $(BIN)/python -m pytest -q -m "not e2e" --ignore=tests/engine
 
 # axe-core, which the browser tests run on every page (tests/e2e/axe.py), from npm if npm is
 # there; not a dependency of the site, so not saved in a package.json.

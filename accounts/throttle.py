@@ -30,6 +30,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from taki_site import metrics
+
 WINDOW_SECONDS = 15 * 60
 SIGNUP_WINDOW_SECONDS = 60 * 60
 MAX_FAILURES_PER_USERNAME = 5
@@ -96,6 +98,7 @@ def reserve_attempt(request: HttpRequest | None, username: str) -> bool:
             allowed = False
             break
     if not allowed:
+        metrics.LOGINS_REFUSED.inc()
         for key in counted:
             _decrement(key)
         if request is not None:

@@ -16,6 +16,7 @@ from django.conf import settings  # noqa: E402
 from games import clock  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from taki_site.metrics import CountSockets  # noqa: E402
 from taki_site.origins import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -23,8 +24,10 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
         # A client closed for flooding is refused before its session is read.
-        "websocket": SameOriginValidator(
-            RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        "websocket": CountSockets(
+            SameOriginValidator(
+                RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

@@ -8,6 +8,7 @@ quietly fall back to a default.
 from __future__ import annotations
 
 import copy
+import ipaddress
 import os
 import secrets
 import tempfile
@@ -117,6 +118,22 @@ def env_list(name: str, default: str) -> list[str]:
     """Read a comma-separated list, dropping blanks."""
     raw = os.environ.get(name, default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Read a comma-separated list of addresses or networks: ``10.0.0.5,192.168.0.0/24``.
+
+    :raises ImproperlyConfigured: for an item that is neither.
+    """
+    networks = []
+    for item in env_list(name, ""):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list addresses or networks like 10.0.0.5 or 10.0.0.0/24, not {item!r}"
+            ) from None
+    return networks
 
 
 def env_origins(name: str) -> list[str]:

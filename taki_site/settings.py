@@ -17,9 +17,11 @@ from taki_site.env import (
     env_bool,
     env_int,
     env_list,
+    env_networks,
     https_settings,
     secret_key,
 )
+from taki_site.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -120,6 +122,16 @@ ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, min
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
+
+# LOG_FORMAT=json: one JSON object a line, with the table and game of a move (taki_site/logs.py).
+LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text").strip().lower())
+
+# Who may read /metrics (taki_site/ops.py): these addresses or networks, or a request carrying
+# "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
+METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The proxy and systemd ask for /healthz, and Prometheus for /metrics, over plain HTTP too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

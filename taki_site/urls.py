@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from taki_site import ops
+
 urlpatterns = [
+    path("healthz", ops.healthz, name="healthz"),
+    path("metrics", ops.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),

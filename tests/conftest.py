@@ -13,8 +13,11 @@ from itertools import chain
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
+from django.conf import settings as site_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone, translation
 
 from games.engine import GameState, deck_codes
@@ -35,6 +38,70 @@ def no_language_left_active() -> Iterator[None]:
     thread, where a later test would draw in it."""
     yield
     translation.deactivate()
+
+
+def connections_lent_out() -> int | None:
+    """How many connections the PostgreSQL pool has lent out now, or None without a pool.
+
+    Only a pool that exists already is asked: made before the test database, it would connect
+    to the site's own database instead.
+    """
+    database = connections[DEFAULT_DB_ALIAS]
+    pool = getattr(type(database), "_connection_pools", {}).get(database.alias)
+    if pool is None:
+        return None
+    stats = pool.get_stats()
+    return stats["pool_size"] - stats["pool_available"]
+
+
+@pytest.fixture(autouse=True)
+def every_pooled_connection_given_back() -> Iterator[None]:
+    """On PostgreSQL, a test leaves no connection lent out by the pool but its own thread's.
+
+    A thread that uses the database and ends without ``connection.close()`` keeps its pooled
+    connection for good: the pool (DATABASE_POOL_SIZE) runs dry and every later test waits 20 s
+    for a connection. A socket's call still finishing in Channels' thread is waited for.
+    """
+    yield
+    # Django's async ORM (aget, acount…) runs in asgiref's shared thread and leaves its connection
+    # there until that thread's next database_sync_to_async call: end it now.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
+    deadline = time.monotonic() + 2
+    while True:
+        lent = connections_lent_out()
+        if lent is None:
+            return
+        own = 1 if connections[DEFAULT_DB_ALIAS].connection is not None else 0
+        if lent <= own:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"{lent - own} pooled database connection(s) not given back: a thread that "
+                "uses the database must call connection.close() before it ends"
+            )
+        time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def cache_emptied_after_each_test() -> Iterator[None]:
+    """With REDIS_URL the cache outlives a test: who was at a table, the failed log-ins. Each
+    test starts with none, as with the in-memory cache of a fresh process."""
+    yield
+    from django.core.cache import caches
+
+    if type(caches["default"]).__module__ == "django.core.cache.backends.redis":
+        caches["default"].clear()
+
+
+@pytest.fixture(autouse=True)
+def a_redis_channel_layer_of_its_own() -> Iterator[None]:
+    """With REDIS_URL, each test gets a channel layer of its own: the layer's connections and
+    locks belong to the event loop that made them, and each async test has a loop of its own."""
+    yield
+    from channels.layers import channel_layers
+
+    if "redis" in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
+        channel_layers.backends.clear()
 
 
 def free_port() -> int:

@@ -23,6 +23,7 @@ from games.models import Game, Move, Seat, Table
 from games.services import broadcast, store
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
+from taki_site import logs, metrics
 
 # A bot waits this long before it moves, so that people can follow what happens.
 BOT_DELAY = timedelta(seconds=0.8)
@@ -32,6 +33,8 @@ REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
 
 
+@metrics.counts_moves
+@logs.about_move
 def submit_action(
     table_id: int, user: AbstractBaseUser, payload: Any, *, known_version: int | None = None
 ) -> list[Event]:
@@ -126,6 +129,7 @@ def _apply_locked(
     return events
 
 
+@logs.about_move
 def advance(game_id: int, now: datetime | None = None) -> datetime | None:
     """Play what the server owes the game by ``now``, and return when it is next due.
 
@@ -148,6 +152,7 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
     with transaction.atomic():
         # The same lock as submit_action's: the clock and a player may act on a game at once.
         game = store.lock_game(game_id=game_id)
+        logs.note_game(game.table_id if game else None, game_id)
         if game is None or game.table.status != Table.Status.PLAYING or game.finished:
             return True, None
         if game.next_due is None or game.next_due > now:
@@ -194,6 +199,7 @@ def _lock_game(table_id: int) -> tuple[Game, list[Seat]]:
             raise ServiceError("not_started", _("The game has not started yet.")) from None
         raise ServiceError("not_found", _("There is no such table.")) from None
     game, seats = locked
+    logs.note_game(table_id, game.pk)
     if game.finished or game.table.status != Table.Status.PLAYING:
         raise ServiceError("game_over", str(ENGINE_MESSAGES["game_over"]))
     return game, seats

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
@@ -117,7 +118,10 @@ def guess_at_once(guesses: int, username: str) -> None:
     def guess(number: int) -> None:
         request = RequestFactory().post("/", REMOTE_ADDR=f"198.51.100.{number}")
         start.wait()
-        authenticate(request, username=username, password=f"wrong-{number}")
+        try:
+            authenticate(request, username=username, password=f"wrong-{number}")
+        finally:
+            connection.close()  # back to the pool: a thread's connection is its own
 
     threads = [threading.Thread(target=guess, args=(n,)) for n in range(guesses)]
     for thread in threads:

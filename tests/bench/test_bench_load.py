@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -62,3 +64,24 @@ def test_it_refuses_several_processes_without_redis(tmp_path: Path) -> None:
 
     assert run.returncode != 0
     assert "REDIS_URL" in run.stderr
+
+
+@pytest.mark.skipif(
+    not os.environ.get("TAKI_THROWAWAY_SERVICES"),
+    reason="plays on DATABASE_URL itself: only on the throwaway PostgreSQL of .ci/with-services",
+)
+def test_games_over_two_processes_sharing_redis_and_postgresql_verify() -> None:
+    env = dict(os.environ)
+    assert env["DATABASE_URL"].startswith("postgres") and env["REDIS_URL"].startswith("redis")
+    _manage("migrate", "--noinput", "--verbosity", "0", env=env).check_returncode()
+
+    run = _manage(
+        "bench_load",
+        *("--processes", "2", "--tables", "4", "--players", "2", "--spectators", "1"),
+        *("--seconds", "3", "--warmup", "1", "--no-ceiling"),
+        env=env,
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "with 2 Daphne process(es)" in run.stdout + run.stderr
+    assert "verification       ok" in run.stdout
