@@ -7,28 +7,46 @@ in place of the web processes' clocks or beside them: each move is played once. 
 ``POLL_INTERVAL`` it asks the database which games are due (``Game.next_due <= now``) and lets
 ``moves.advance`` play what is owed. The deadlines live in the database, so a restart loses
 nothing: the next clock picks them up.
+
+A bot's thinking never holds up a table: the clock reads the bot's turn under the game's lock,
+lets the bot think in the clock's worker processes (``THINKERS`` of them, ``THINK_BUDGET``
+seconds a move at most) with no lock held, and plays the choice through the locked move path at
+the version it was made for (``moves.play_bot_move``: a stale choice is dropped and thought
+again). In a web process the event loop only awaits the workers, and the database thread only
+reads and writes: neither waits for a bot. Past its budget, a move is the greedy player's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import sys
 import time
 import weakref
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import abandon, moves
+from games.services import abandon, moves, thinking
+from games.services.thinking import BotTurn
 
 logger = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 _last_sweep = float("-inf")
+THINKERS = 2  # worker processes in which the bots think, per clock
+THINK_BUDGET = 2.0  # seconds a bot may think about one move before the greedy player moves
+FALLBACK_BOT = "greedy"  # thinks in microseconds: it plays a move past its budget
+_thinkers: ProcessPoolExecutor | None = None
 
 _clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -80,10 +98,77 @@ async def tick(now: datetime | None = None) -> int:
     """Advance every game that is due by ``now``; return how many were advanced. Every
     ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone.
 
-    One game's failure is logged and does not hold up the others.
+    The games advance side by side: one game's bot thinking holds up no other game. One game's
+    failure is logged and does not hold up the others.
     """
     await database_sync_to_async(sweep_abandoned)(now)
-    return await database_sync_to_async(play_due)(now)
+    due = await database_sync_to_async(due_game_ids)(now)
+    await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
+    return len(due)
+
+
+async def _advance_logged(game_id: int, now: datetime | None) -> None:
+    try:
+        await advance(game_id, now)
+    except Exception:
+        logger.exception("the game clock could not advance game %s", game_id)
+
+
+async def advance(game_id: int, now: datetime | None = None) -> None:
+    """``moves.advance`` on the event loop: each locked step on the database thread, each bot's
+    thinking in the worker processes, awaited."""
+    now = now or timezone.now()
+    for _step in range(moves.MAX_STEPS):
+        step = await database_sync_to_async(moves.advance_step)(game_id, now)
+        if isinstance(step, BotTurn):
+            choice = await think(step)
+            await database_sync_to_async(moves.play_bot_move)(step, choice, now)
+        elif step[0]:
+            return
+
+
+async def think(turn: BotTurn) -> dict[str, Any]:
+    """The bot's choice for ``turn``, thought in a worker process within ``THINK_BUDGET``."""
+    loop = asyncio.get_running_loop()
+    try:
+        work = loop.run_in_executor(thinkers(), thinking.choose, turn)
+        return await asyncio.wait_for(work, THINK_BUDGET)
+    except TimeoutError:
+        return _past_budget(turn)
+    except BrokenProcessPool:
+        return _without_workers(turn)
+
+
+def think_now(turn: BotTurn) -> dict[str, Any]:
+    """:func:`think` for a clock with no event loop (``manage.py run_clock``): its thread waits
+    for the worker, holding no lock."""
+    try:
+        return thinkers().submit(thinking.choose, turn).result(timeout=THINK_BUDGET)
+    except FutureTimeout:
+        return _past_budget(turn)
+    except BrokenProcessPool:
+        return _without_workers(turn)
+
+
+def _past_budget(turn: BotTurn) -> dict[str, Any]:
+    logger.warning("a %s bot thought past its budget in game %s", turn.kind, turn.game_id)
+    return thinking.choose(replace(turn, kind=FALLBACK_BOT))
+
+
+def _without_workers(turn: BotTurn) -> dict[str, Any]:
+    global _thinkers
+    logger.error("the bots' worker processes stopped; starting new ones")
+    _thinkers = None
+    return thinking.choose(replace(turn, kind=FALLBACK_BOT))
+
+
+def thinkers() -> ProcessPoolExecutor:
+    """The clock's worker processes, started on first use. They are spawned, not forked (a web
+    process has threads), and import the engine only (:mod:`games.services.thinking`)."""
+    global _thinkers
+    if _thinkers is None:
+        _thinkers = ProcessPoolExecutor(THINKERS, mp_context=multiprocessing.get_context("spawn"))
+    return _thinkers
 
 
 def sweep_abandoned(now: datetime | None = None) -> list[int]:
@@ -106,7 +191,7 @@ def play_due(now: datetime | None = None, should_stop=lambda: False) -> int:
         if should_stop():
             break
         try:
-            moves.advance(game_id, now)
+            moves.advance(game_id, now, think=think_now)
         except Exception:
             logger.exception("the game clock could not advance game %s", game_id)
     return len(due)
