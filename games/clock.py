@@ -12,8 +12,9 @@ A bot's thinking never holds up a table: the clock reads the bot's turn under th
 lets the bot think in the clock's worker processes (``THINKERS`` of them, ``THINK_BUDGET``
 seconds a move at most) with no lock held, and plays the choice through the locked move path at
 the version it was made for (``moves.play_bot_move``: a stale choice is dropped and thought
-again). In a web process the event loop only awaits the workers, and the database thread only
-reads and writes: neither waits for a bot. Past its budget, a move is the greedy player's.
+again). In a web process the event loop only awaits the workers, and the clock reads and writes
+on a database thread of its own, not the one the views and sockets share: none of them waits
+for a bot. Past its budget, a move is the greedy player's.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import sys
 import time
 import weakref
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -43,10 +46,24 @@ logger = logging.getLogger(__name__)
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 _last_sweep = float("-inf")
-THINKERS = 2  # worker processes in which the bots think, per clock
+# Worker processes in which the bots think, per clock: half the cores, the rest for serving;
+# they run at a lower priority than the web process, which a person's move never waits behind.
+THINKERS = max(1, (os.cpu_count() or 2) // 2)
+THINKERS_NICENESS = 19
 THINK_BUDGET = 2.0  # seconds a bot may think about one move before the greedy player moves
 FALLBACK_BOT = "greedy"  # thinks in microseconds: it plays a move past its budget
 _thinkers: ProcessPoolExecutor | None = None
+# The clock's own database thread: its reads and writes never queue in front of the people's
+# (a web process's views and sockets share one database thread; a burst of due bots' moves
+# there would hold up every person's move behind it).
+_clock_thread = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
+
+
+def _on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``function`` run on the clock's own database thread (connections handled as Channels
+    handles them on the shared one)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=_clock_thread)
+
 
 _clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -101,8 +118,8 @@ async def tick(now: datetime | None = None) -> int:
     The games advance side by side: one game's bot thinking holds up no other game. One game's
     failure is logged and does not hold up the others.
     """
-    await database_sync_to_async(sweep_abandoned)(now)
-    due = await database_sync_to_async(due_game_ids)(now)
+    await _on_clock_thread(sweep_abandoned)(now)
+    due = await _on_clock_thread(due_game_ids)(now)
     await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
     return len(due)
 
@@ -115,14 +132,14 @@ async def _advance_logged(game_id: int, now: datetime | None) -> None:
 
 
 async def advance(game_id: int, now: datetime | None = None) -> None:
-    """``moves.advance`` on the event loop: each locked step on the database thread, each bot's
-    thinking in the worker processes, awaited."""
+    """``moves.advance`` on the event loop: each locked step on the clock's own database thread,
+    each bot's thinking in the worker processes, awaited."""
     now = now or timezone.now()
     for _step in range(moves.MAX_STEPS):
-        step = await database_sync_to_async(moves.advance_step)(game_id, now)
+        step = await _on_clock_thread(moves.advance_step)(game_id, now)
         if isinstance(step, BotTurn):
             choice = await think(step)
-            await database_sync_to_async(moves.play_bot_move)(step, choice, now)
+            await _on_clock_thread(moves.play_bot_move)(step, choice, now)
         elif step[0]:
             return
 
@@ -167,7 +184,12 @@ def thinkers() -> ProcessPoolExecutor:
     process has threads), and import the engine only (:mod:`games.services.thinking`)."""
     global _thinkers
     if _thinkers is None:
-        _thinkers = ProcessPoolExecutor(THINKERS, mp_context=multiprocessing.get_context("spawn"))
+        _thinkers = ProcessPoolExecutor(
+            THINKERS,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(THINKERS_NICENESS,),
+        )
     return _thinkers
 
 
