@@ -385,3 +385,23 @@ def test_the_bots_worker_processes_think_without_django() -> None:
     )
 
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.django_db
+def test_a_choice_made_before_the_same_bots_last_move_is_not_applied(alice, rig) -> None:
+    """In its own TAKI run a bot plays again and again: a choice thought about before its last
+    card, though legal now, was made for a position that is gone."""
+    table = tables.create_table(alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None)
+    tables.start_game(table.pk, alice)
+    run = ["red:taki", "red:6", "red:7", "blue:6", "blue:7", "green:6", "green:7", "breaker"]
+    game = rig(table, [HANDS[0], run, HANDS[2]], first_player=1)
+    turn = moves.advance_step(game.pk, timezone.now() + timedelta(seconds=5))
+    taki = {"type": "play", "player": 1, "card": "red:taki"}
+    then_six = {"type": "play", "player": 1, "card": "red:6"}
+
+    assert moves.play_bot_move(turn, taki) is True
+    assert moves.play_bot_move(turn, then_six) is False
+
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.engine().seats_to_act() == [1]  # still the bot's run: red:6 would be legal
