@@ -7,28 +7,63 @@ in place of the web processes' clocks or beside them: each move is played once. 
 ``POLL_INTERVAL`` it asks the database which games are due (``Game.next_due <= now``) and lets
 ``moves.advance`` play what is owed. The deadlines live in the database, so a restart loses
 nothing: the next clock picks them up.
+
+A bot's thinking never holds up a table: the clock reads the bot's turn under the game's lock,
+lets the bot think in the clock's worker processes (``THINKERS`` of them, ``THINK_BUDGET``
+seconds a move at most) with no lock held, and plays the choice through the locked move path at
+the version it was made for (``moves.play_bot_move``: a stale choice is dropped and thought
+again). In a web process the event loop only awaits the workers, and the clock reads and writes
+on a database thread of its own, not the one the views and sockets share: none of them waits
+for a bot. Past its budget, a move is the greedy player's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import sys
 import time
 import weakref
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import abandon, moves
+from games.services import abandon, moves, thinking
+from games.services.thinking import BotTurn
 
 logger = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 _last_sweep = float("-inf")
+# Worker processes in which the bots think, per clock: half the cores, the rest for serving;
+# they run at a lower priority than the web process, which a person's move never waits behind.
+THINKERS = max(1, (os.cpu_count() or 2) // 2)
+THINKERS_NICENESS = 19
+THINK_BUDGET = 2.0  # seconds a bot may think about one move before the greedy player moves
+FALLBACK_BOT = "greedy"  # thinks in microseconds: it plays a move past its budget
+_thinkers: ProcessPoolExecutor | None = None
+# The clock's own database thread: its reads and writes never queue in front of the people's
+# (a web process's views and sockets share one database thread; a burst of due bots' moves
+# there would hold up every person's move behind it).
+_clock_thread = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
+
+
+def _on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``function`` run on the clock's own database thread (connections handled as Channels
+    handles them on the shared one)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=_clock_thread)
+
 
 _clocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -80,10 +115,82 @@ async def tick(now: datetime | None = None) -> int:
     """Advance every game that is due by ``now``; return how many were advanced. Every
     ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone.
 
-    One game's failure is logged and does not hold up the others.
+    The games advance side by side: one game's bot thinking holds up no other game. One game's
+    failure is logged and does not hold up the others.
     """
-    await database_sync_to_async(sweep_abandoned)(now)
-    return await database_sync_to_async(play_due)(now)
+    await _on_clock_thread(sweep_abandoned)(now)
+    due = await _on_clock_thread(due_game_ids)(now)
+    await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
+    return len(due)
+
+
+async def _advance_logged(game_id: int, now: datetime | None) -> None:
+    try:
+        await advance(game_id, now)
+    except Exception:
+        logger.exception("the game clock could not advance game %s", game_id)
+
+
+async def advance(game_id: int, now: datetime | None = None) -> None:
+    """``moves.advance`` on the event loop: each locked step on the clock's own database thread,
+    each bot's thinking in the worker processes, awaited."""
+    now = now or timezone.now()
+    for _step in range(moves.MAX_STEPS):
+        step = await _on_clock_thread(moves.advance_step)(game_id, now)
+        if isinstance(step, BotTurn):
+            choice = await think(step)
+            await _on_clock_thread(moves.play_bot_move)(step, choice, now)
+        elif step[0]:
+            return
+
+
+async def think(turn: BotTurn) -> dict[str, Any]:
+    """The bot's choice for ``turn``, thought in a worker process within ``THINK_BUDGET``."""
+    loop = asyncio.get_running_loop()
+    try:
+        work = loop.run_in_executor(thinkers(), thinking.choose, turn)
+        return await asyncio.wait_for(work, THINK_BUDGET)
+    except TimeoutError:
+        return _past_budget(turn)
+    except BrokenProcessPool:
+        return _without_workers(turn)
+
+
+def think_now(turn: BotTurn) -> dict[str, Any]:
+    """:func:`think` for a clock with no event loop (``manage.py run_clock``): its thread waits
+    for the worker, holding no lock."""
+    try:
+        return thinkers().submit(thinking.choose, turn).result(timeout=THINK_BUDGET)
+    except FutureTimeout:
+        return _past_budget(turn)
+    except BrokenProcessPool:
+        return _without_workers(turn)
+
+
+def _past_budget(turn: BotTurn) -> dict[str, Any]:
+    logger.warning("a %s bot thought past its budget in game %s", turn.kind, turn.game_id)
+    return thinking.choose(replace(turn, kind=FALLBACK_BOT))
+
+
+def _without_workers(turn: BotTurn) -> dict[str, Any]:
+    global _thinkers
+    logger.error("the bots' worker processes stopped; starting new ones")
+    _thinkers = None
+    return thinking.choose(replace(turn, kind=FALLBACK_BOT))
+
+
+def thinkers() -> ProcessPoolExecutor:
+    """The clock's worker processes, started on first use. They are spawned, not forked (a web
+    process has threads), and import the engine only (:mod:`games.services.thinking`)."""
+    global _thinkers
+    if _thinkers is None:
+        _thinkers = ProcessPoolExecutor(
+            THINKERS,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(THINKERS_NICENESS,),
+        )
+    return _thinkers
 
 
 def sweep_abandoned(now: datetime | None = None) -> list[int]:
@@ -106,7 +213,7 @@ def play_due(now: datetime | None = None, should_stop=lambda: False) -> int:
         if should_stop():
             break
         try:
-            moves.advance(game_id, now)
+            moves.advance(game_id, now, think=think_now)
         except Exception:
             logger.exception("the game clock could not advance game %s", game_id)
     return len(due)

@@ -1,4 +1,4 @@
-"""The one form of the games app: opening a table (R3, R22, R23)."""
+"""The one form of the games app: opening a table (R3, R22, R23), and its bots' level."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import MAX_SEATS, MIN_SEATS
+from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS
 from taki_site.text import refuse_invisible_characters
 
 # R23: the time limits a host may choose; "" is no limit, for games among friends.
@@ -22,6 +22,8 @@ MODE_CHOICES = (
     ("standard", _("Standard: first to empty their hand wins")),
     ("tournament", _("Tournament: eight stages (R22)")),
 )
+# A request that names no level (a page from before the levels) keeps the greedy bot it had.
+UNNAMED_BOT = "greedy"
 VISIBILITY_CHOICES = (
     ("public", _("Public: listed in the lobby")),
     ("private", _("Private: joined by its link only")),
@@ -57,6 +59,12 @@ class TableForm(forms.Form):
         coerce=int,
         initial=0,
     )
+    bot_kind = forms.ChoiceField(
+        label=_("Bots' level"),
+        choices=BOT_LEVELS,
+        initial=DEFAULT_BOT_LEVEL,
+        required=False,
+    )
     visibility = forms.ChoiceField(
         label=_("Who may join"),
         choices=VISIBILITY_CHOICES,
@@ -89,4 +97,5 @@ class TableForm(forms.Form):
             "turn_seconds": data["turn_seconds"],
             "public": data["visibility"] == "public",
             "bot_seats": data["bot_seats"],
+            "bot_kind": data["bot_kind"] or UNNAMED_BOT,
         }

@@ -25,7 +25,18 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 MIN_SEATS, MAX_SEATS = 2, 10  # R3
-BOT_KINDS = (("greedy", _("Greedy bot")), ("random", _("Random bot")))
+# The bot levels a table offers (games.engine.bots.LEVELS), weakest first, as a seat names them.
+BOT_LEVELS = (
+    ("beginner", _("Beginner bot")),
+    ("easy", _("Easy bot")),
+    ("medium", _("Medium bot")),
+    ("hard", _("Hard bot")),
+    ("expert", _("Expert bot")),
+)
+DEFAULT_BOT_LEVEL = "easy"  # the choice a page offers first: the greedy player
+# Every bot a seat may hold: the levels, and the two older names stored seats still hold
+# (a greedy bot also takes the seat of a person who leaves a running game).
+BOT_KINDS = (*BOT_LEVELS, ("greedy", _("Greedy bot")), ("random", _("Random bot")))
 
 
 def new_invite_token() -> str:

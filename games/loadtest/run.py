@@ -6,7 +6,7 @@ import asyncio
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +15,7 @@ import aiohttp
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import MD5PasswordHasher
 
+from games.loadtest.bots import bot_moves, start_bot_tables
 from games.loadtest.driver import SETUP_AT_ONCE, Client, RelayGroup, TableGroup, Think
 from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup
 from games.loadtest.stats import Report, SiteCounters, Verification, Window, percentile
@@ -36,6 +37,8 @@ class LoadOptions:
     processes: int = 1
     ceiling: bool = True
     seed: int = 1
+    bot_tables: int = 0  # tables of bots alone, thinking beside the players
+    bot_level: str = "expert"
 
     @property
     def clients_per_table(self) -> int:
@@ -67,11 +70,18 @@ def create_users(options: LoadOptions) -> list[str]:
 def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Report:
     """Run the benchmark and return its report (verification included)."""
     names = create_users(options)
+    bot_games = start_bot_tables(options.bot_tables, options.bot_level)
+    if bot_games:
+        say(f"{len(bot_games)} tables of {options.bot_level} bots thinking beside the players")
     say(f"{len(names)} users; serving the site with {options.processes} Daphne process(es)")
     with DaphneGroup(SITE_APP, options.processes, log_dir, "site") as site:
         counters, window, cpu = asyncio.run(_drive_site(options, site, names, say))
         site.check_alive()
     report = _site_report(options, counters, window, cpu)
+    if bot_games:
+        start = datetime.fromtimestamp(window.wall_start, UTC)
+        end = datetime.fromtimestamp(window.wall_start + window.seconds, UTC)
+        report.bot_moves = bot_moves(bot_games, start, end)
     if options.ceiling:
         say("ceiling: a trivial relay consumer on the same stack")
         with DaphneGroup(CEILING_APP, options.processes, log_dir, "ceiling") as ceiling:
@@ -87,7 +97,7 @@ def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Repo
             report.ceiling_cpu_ms_per_message = ceiling_cpu * 1000 / messages
         if report.ceiling_messages_per_second:
             report.share_of_ceiling = report.moves_per_second / report.ceiling_messages_per_second
-    verification = verify(names, counters)
+    verification = verify(names, counters, bot_games)
     if options.ceiling and not report.ceiling_messages:
         verification.problems.append("the ceiling relayed no message")
     report.verification = {**asdict(verification), "ok": verification.ok}
@@ -221,10 +231,12 @@ def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else seconds * 1000
 
 
-def verify(names: list[str], counters: SiteCounters) -> Verification:
-    """Check the run against the database: every game verifies, every acknowledged move is
-    logged once and nothing else is, and every doubled click's second copy was refused."""
+def verify(names: list[str], counters: SiteCounters, bot_games: Sequence[int] = ()) -> Verification:
+    """Check the run against the database: every game verifies (the bots' too), every
+    acknowledged move is logged once and nothing else is, and every doubled click's second copy
+    was refused."""
     games = list(Game.objects.filter(table__host__username__in=names))
+    bots = list(Game.objects.filter(pk__in=bot_games))
     check = Verification(
         games=len(games),
         games_verified=sum(verify_game(game) for game in games),
@@ -239,6 +251,8 @@ def verify(names: list[str], counters: SiteCounters) -> Verification:
         check.problems.append("no move was played")
     if check.games_verified != check.games:
         check.problems.append(f"{check.games - check.games_verified} games do not verify")
+    if bots and sum(verify_game(game) for game in bots) != len(bots):
+        check.problems.append("a game of bots does not verify")
     if check.moves_logged != check.moves_acknowledged:
         check.problems.append(
             f"{check.moves_logged} moves logged but {check.moves_acknowledged} acknowledged"

@@ -104,6 +104,7 @@ class Report:
     # The ceiling's server CPU per relayed message (one frame in, one push per socket): what the
     # transport alone costs a move, the floor under server_cpu_ms_per_move.
     ceiling_cpu_ms_per_message: float | None = None
+    bot_moves: int | None = None  # the moves of the tables of bots alone, in the window
     verification: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -127,6 +128,12 @@ class Report:
             f"server CPU/move    {'-' if cpu is None else f'{cpu:,.2f} ms'}  "
             f"({self.server_cpu_seconds:,.1f} s of CPU in the window)",
         ]
+        if self.bot_moves is not None:
+            lines.append(
+                f"bots beside        {self.bot_moves:,} moves in the window "
+                f"({self.bot_moves / self.seconds:,.1f}/s) at {self.options['bot_tables']} tables "
+                f"of {self.options['bot_level']} bots"
+            )
         if self.ceiling_messages_per_second is not None:
             lines.append(
                 f"ceiling msgs/s     {self.ceiling_messages_per_second:,.1f}  "

@@ -16,7 +16,7 @@ from django.template import engines
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from games.models import Table
+from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, Table
 from games.presenters.cards import card_in
 from games.presenters.hand import hand_view
 from games.presenters.table import SeatView, TableView
@@ -165,6 +165,8 @@ def _everyones_context(view: TableView, language: str | None) -> dict[str, Any]:
         "recent": _recent(view, names, said, language),
         "penalty": _last_penalty(view),
         "invitations": view.invitations,
+        "bot_levels": BOT_LEVELS,  # the host's choice of level for an empty seat
+        "default_bot_level": DEFAULT_BOT_LEVEL,
     }
 
 

@@ -1,10 +1,13 @@
-"""The rules page: every card face as the table draws it, with what it does (RULES.md)."""
+"""The rules page: every card face as the table draws it, with what it does (RULES.md), and
+the bot levels a table offers, with how strong each was measured to be (docs/bots.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
+from games.models import BOT_LEVELS
 
 # One example of each kind of card (R1, R2), and what it does, with the rule it follows.
 CARD_LEGEND = (
@@ -42,9 +45,47 @@ CARD_LEGEND = (
 
 COLORS = ("red", "yellow", "green", "blue")
 
+# How each level plays (games.engine.bots.LEVELS' descriptions, in the players' words).
+LEVEL_PLAY = {
+    "beginner": _("Plays any card it may, at random."),
+    "easy": _("Plays its best-looking card, keeps a King and a Breaker for defence."),
+    "medium": _("Tries out its moves on a few guesses of the hidden cards."),
+    "hard": _("Tries its moves on many guesses and reads what you cannot hold."),
+    "expert": _("Thinks hardest: the strongest player on the site."),
+}
+
+# The measured strength of each level: its two-player games against the level below it in the
+# arena (docs/bots.md, "Measured"; ``make bench-bots`` measures them again). The one place the
+# site keeps these figures: the rules page draws them.
+LEVEL_STRENGTH: dict[str, tuple[str, float, int]] = {
+    # level: (the level below, the share of games it won, games played)
+    "easy": ("beginner", 0.983, 400),
+    "medium": ("easy", 0.560, 400),
+    "hard": ("medium", 0.570, 400),
+    "expert": ("hard", 0.555, 400),
+}
+
+
+def bot_levels() -> list[dict[str, Any]]:
+    """Each level a table offers, weakest first: its name, how it plays, how strong it is."""
+    names = dict(BOT_LEVELS)
+    levels = []
+    for name, label in BOT_LEVELS:
+        strength = ""
+        if name in LEVEL_STRENGTH:
+            below, rate, games = LEVEL_STRENGTH[name]
+            strength = _(
+                "Wins %(rate)d%% of two-player games against the %(opponent)s (%(games)d games)."
+            ) % {"rate": round(rate * 100), "opponent": names[below], "games": games}
+        levels.append(
+            {"name": name, "label": label, "play": LEVEL_PLAY[name], "strength": strength}
+        )
+    return levels
+
 
 def rules_context() -> dict[str, Any]:
     return {
         "legend": [{"code": code, "rule": rule, "text": text} for code, rule, text in CARD_LEGEND],
         "colors": COLORS,
+        "bot_levels": bot_levels(),
     }

@@ -2,12 +2,14 @@
 
 A move is applied in one transaction that locks the game row, checks the action with the engine,
 appends the move to the append-only, hash-chained log and saves the new snapshot; the broadcast
-is sent only after the transaction commits (:mod:`games.services.broadcast`).
+is sent only after the transaction commits (:mod:`games.services.broadcast`). A bot thinks
+before that transaction, holding no lock (:mod:`games.services.thinking`), and its choice is
+played only at the version it was made for.
 """
 
 from __future__ import annotations
 
-import random
+import logging
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -18,12 +20,15 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import Action, Event, GameState, IllegalAction, make_bot
+from games.engine import Action, Event, GameState, IllegalAction
 from games.models import Game, Move, Seat, Table
-from games.services import broadcast, store
+from games.services import broadcast, store, thinking
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
+from games.services.thinking import BotTurn
 from taki_site import logs, metrics
+
+logger = logging.getLogger(__name__)
 
 # A bot waits this long before it moves, so that people can follow what happens.
 BOT_DELAY = timedelta(seconds=0.8)
@@ -31,6 +36,7 @@ BOT_DELAY = timedelta(seconds=0.8)
 MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
 SQLITE_ATTEMPTS = 10
+MAX_STEPS = 64  # moves one call of advance plays at most
 
 
 @metrics.counts_moves
@@ -130,25 +136,43 @@ def _apply_locked(
 
 
 @logs.about_move
-def advance(game_id: int, now: datetime | None = None) -> datetime | None:
+def advance(
+    game_id: int,
+    now: datetime | None = None,
+    *,
+    think: Callable[[BotTurn], dict[str, Any]] = thinking.choose,
+) -> datetime | None:
     """Play what the server owes the game by ``now``, and return when it is next due.
 
     Owed are a bot's move (``BOT_DELAY`` after the last move, so people can follow), and the R23
     default for a person whose deadline has passed: accept a pending +3; in their own TAKI run,
     close it, or pass where R14 forbids closing; otherwise draw. Three timeouts in a row give the
-    seat to a bot. Each move goes through the same locked path as :func:`submit_action`.
+    seat to a bot. Each move goes through the same locked path as :func:`submit_action`; a bot
+    thinks (``think``: in this thread unless the caller gives another way, as the clock does)
+    with no lock held, and a choice the game has moved on from is dropped and thought again.
     Loops until nothing is due by ``now``; a game that is not running is left alone.
     """
     now = now or timezone.now()
-    for _step in range(64):  # a bound, against any bug that would keep a move due forever
-        done, next_due = _serialised(lambda: _advance_once(game_id, now))
+    next_due = None
+    for _step in range(MAX_STEPS):  # a bound, against any bug that would keep a move due forever
+        step = advance_step(game_id, now)
+        if isinstance(step, BotTurn):
+            play_bot_move(step, think(step), now)
+            continue
+        done, next_due = step
         if done:
             break
     return next_due
 
 
-def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
-    """Play one owed move, in one locked transaction. Returns (nothing more due now, next_due)."""
+def advance_step(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime | None]:
+    """One step of :func:`advance`, in one locked transaction: the bot's turn to think about
+    when a bot is to play, else play one timeout's move. Returns the bot's turn, or (nothing
+    more due by ``now``, next_due)."""
+    return _serialised(lambda: _advance_once(game_id, now))
+
+
+def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime | None]:
     with transaction.atomic():
         # The same lock as submit_action's: the clock and a player may act on a game at once.
         game = store.lock_game(game_id=game_id)
@@ -157,13 +181,56 @@ def _advance_once(game_id: int, now: datetime) -> tuple[bool, datetime | None]:
             return True, None
         if game.next_due is None or game.next_due > now:
             return True, game.next_due
-        if not _play_owed_move(game, now):
+        engine = game.engine()
+        seats = store.seats(game.table_id)
+        to_act = [seats[position] for position in engine.seats_to_act()]
+        bot_seat = next((seat for seat in to_act if seat.bot), None)
+        if bot_seat is not None:
+            return BotTurn(game.pk, game.version, bot_seat.position, bot_seat.bot, game.state)
+        if not _play_timeout(game, engine, seats, to_act, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
-            schedule(game, game.engine(), now)
+            schedule(game, engine, now, seats=seats)
             store.update(game, ["next_due", "turn_deadline"])
             if game.next_due is not None and game.next_due <= now:
                 return True, game.next_due
         return False, game.next_due
+
+
+def play_bot_move(turn: BotTurn, choice: dict[str, Any], now: datetime | None = None) -> bool:
+    """Play a bot's ``choice`` (an action's JSON) for ``turn`` through the locked move path.
+
+    The choice is dropped, and False returned, when the game is no longer where the bot thought
+    about it: another move was played since (a person answering a +3 out of turn, another clock),
+    the seat is no longer that bot's or not to play, the game is over, or the rules refuse it.
+    """
+    now = now or timezone.now()
+    return _serialised(lambda: _play_bot_locked(turn, choice, now))
+
+
+def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bool:
+    with transaction.atomic():
+        game = store.lock_game(game_id=turn.game_id)
+        if game is None or game.table.status != Table.Status.PLAYING or game.finished:
+            return False
+        if game.version != turn.version:
+            return False  # thought about a position that is gone: the next step thinks again
+        engine = game.engine()
+        seats = store.seats(game.table_id)
+        seat = seats[turn.position]
+        if seat.bot != turn.kind or turn.position not in engine.seats_to_act():
+            return False
+        pending_before = engine.plus3 is not None
+        try:
+            action = Action.from_json(choice, engine.players)
+            if action.player != turn.position:
+                return False
+            events = engine.apply(action)
+        except IllegalAction:
+            logger.warning("game %s refused a %s bot's choice %r", game.pk, turn.kind, choice)
+            return False
+        keep = pending_before and engine.plus3 is not None
+        _store_move(game, engine, action, events, Move.Source.BOT, now, seats, keep=keep)
+    return True
 
 
 def _serialised[T](work: Callable[[], T]) -> T:
@@ -305,30 +372,23 @@ def schedule(
     game.next_due = min(dues) if dues else None
 
 
-def _play_owed_move(game: Game, now: datetime) -> bool:
-    """Play one move the server owes (a bot's, or a timeout's); False if none is owed."""
-    engine = game.engine()
-    seats = store.seats(game.table_id)
-    to_act = [seats[position] for position in engine.seats_to_act()]
+def _play_timeout(
+    game: Game, engine: GameState, seats: list[Seat], to_act: list[Seat], now: datetime
+) -> bool:
+    """Play the R23 default of a person whose deadline has passed; False if none is owed."""
     pending_before = engine.plus3 is not None
-    bot_seat = next((seat for seat in to_act if seat.bot), None)
     timed_out = game.turn_deadline is not None and game.turn_deadline <= now
-    late_seat = next((seat for seat in to_act if seat.user_id is not None), None)
-    if bot_seat is not None:
-        seat, source = bot_seat, Move.Source.BOT
-        action = make_bot(seat.bot, random.Random()).choose(engine, seat.position)
-    elif timed_out and late_seat is not None:
-        seat, source = late_seat, Move.Source.TIMEOUT
-        action = engine.default_action(seat.position)
-        seat.timeouts += 1
-        if seat.timeouts >= MAX_TIMEOUTS:
-            # The bot plays from the next move on: this one is still the timeout's.
-            replace_by_bot(seat, Seat.Takeover.TIMEOUTS, at_move=game.version + 1)
-        else:
-            store.update(seat, ["timeouts"])
-    else:
+    seat = next((seat for seat in to_act if seat.user_id is not None), None)
+    if not timed_out or seat is None:
         return False
+    action = engine.default_action(seat.position)
+    seat.timeouts += 1
+    if seat.timeouts >= MAX_TIMEOUTS:
+        # The bot plays from the next move on: this one is still the timeout's.
+        replace_by_bot(seat, Seat.Takeover.TIMEOUTS, at_move=game.version + 1)
+    else:
+        store.update(seat, ["timeouts"])
     events = engine.apply(action)
     keep = pending_before and engine.plus3 is not None
-    _store_move(game, engine, action, events, source, now, seats, keep=keep)
+    _store_move(game, engine, action, events, Move.Source.TIMEOUT, now, seats, keep=keep)
     return True

@@ -18,8 +18,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Sanction
 from games.engine import GameState, shuffled_deck
-from games.engine.bots import BOTS
-from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
+from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, Game, Seat, Table
 from games.services import broadcast
 from games.services.access import invite_matches
 from games.services.errors import ServiceError, refuse_if_sanctioned
@@ -28,6 +27,8 @@ from games.services.moves import replace_by_bot, schedule
 from taki_site.text import has_invisible_characters
 
 User = AbstractBaseUser
+# The bots a seat may hold: each level, and the older names (the engine plays every one).
+SEAT_BOTS = frozenset(kind for kind, _label in BOT_KINDS)
 
 # Open tables one person may host at once: enough to wait at a few, too few to flood the lobby.
 MAX_OPEN_TABLES_PER_HOST = 3
@@ -64,7 +65,7 @@ def create_table(
         raise ServiceError("bad_request", _("A table has 2 to 10 seats."))
     if not 0 <= bot_seats < seat_count:
         raise ServiceError("bad_request", _("Leave at least one seat for the host."))
-    if bot_kind not in BOTS:
+    if bot_kind not in SEAT_BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
     if turn_seconds is not None and turn_seconds <= 0:
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
@@ -242,7 +243,7 @@ def add_bot(table_id: int, host: User, position: int, kind: str = "greedy") -> S
     :raises ServiceError: ``not_found``; ``forbidden`` (not the host, started); ``table_full``
         (the seat is taken); ``bad_request`` (no such bot).
     """
-    if kind not in BOTS:
+    if kind not in SEAT_BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
     with transaction.atomic():
         table = _lock_table(table_id)
@@ -325,7 +326,7 @@ def play_against_bots(
     """
     if not 1 <= opponents <= MAX_SEATS - 1:
         raise ServiceError("bad_request", _("Play against 1 to 9 bots."))
-    if bot_kind not in BOTS:
+    if bot_kind not in SEAT_BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
     check_may_play(user)
     with transaction.atomic():

@@ -25,8 +25,8 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from accounts import guests
-from games.forms import TableForm
-from games.models import ChatMessage, Game, Table
+from games.forms import UNNAMED_BOT, TableForm
+from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, ChatMessage, Game, Table
 from games.moderation import watches
 from games.moderation.views import report as report_view
 from games.presenters import (
@@ -162,6 +162,7 @@ def home(request: HttpRequest) -> HttpResponse:
     except ValueError:
         page = 1
     context = lobby_context(page)
+    context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL)
     if page == 1:
         context["lobby_socket"] = "/ws/lobby/"
     return render(request, "games/lobby.html", context)
@@ -190,7 +191,9 @@ def play_bots(request: HttpRequest) -> HttpResponse:
         opponents = 3
     opponents = min(max(opponents, 1), 9)  # R3: 2 to 10 players
     try:
-        table = tables.play_against_bots(request.user, opponents=opponents)
+        table = tables.play_against_bots(
+            request.user, opponents=opponents, bot_kind=request.POST.get("level") or UNNAMED_BOT
+        )
     except ServiceError as error:
         return _refuse(request, error, reverse("games:home"))
     return _done(request, _table_url(table))
@@ -252,7 +255,11 @@ def remove_seat(request: HttpRequest, table_id: int, position: int) -> HttpRespo
 @login_required
 def add_bot(request: HttpRequest, table_id: int, position: int) -> HttpResponse:
     return _change_table(
-        request, table_id, lambda table: tables.add_bot(table.pk, request.user, position)
+        request,
+        table_id,
+        lambda table: tables.add_bot(
+            table.pk, request.user, position, request.POST.get("level") or UNNAMED_BOT
+        ),
     )
 
 

@@ -85,3 +85,35 @@ def test_games_over_two_processes_sharing_redis_and_postgresql_verify() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert "with 2 Daphne process(es)" in run.stdout + run.stderr
     assert "verification       ok" in run.stdout
+
+
+def test_tables_of_bots_think_beside_the_players_and_their_games_verify(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bench.sqlite3'}"}
+    env.pop("REDIS_URL", None)
+    _manage("migrate", "--noinput", "--verbosity", "0", env=env).check_returncode()
+    figures_path = tmp_path / "figures.json"
+
+    run = _manage(
+        "bench_load",
+        *("--tables", "1", "--players", "2", "--spectators", "0", "--no-ceiling"),
+        *("--bot-tables", "2", "--bot-level", "expert"),
+        *("--seconds", "3", "--warmup", "1", "--json", str(figures_path)),
+        env=env,
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(figures_path.read_text())
+    assert figures["options"]["bot_tables"] == 2
+    assert figures["bot_moves"] > 0  # the clock played the bots' games during the window
+    assert figures["moves"] > 0
+    assert figures["verification"]["ok"], figures["verification"]["problems"]
+    assert "bots beside" in run.stdout
+
+
+def test_it_refuses_a_bot_level_that_does_not_exist(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bench.sqlite3'}"}
+
+    run = _manage("bench_load", "--bot-tables", "1", "--bot-level", "grandmaster", env=env)
+
+    assert run.returncode != 0
+    assert "grandmaster" in run.stderr

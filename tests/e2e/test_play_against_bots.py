@@ -1,6 +1,7 @@
 """The `make run` journey: a new visitor opens the site, signs up, presses
-"Play against bots", and within a minute is playing, the bots answering on the page.
-Screenshot: test-artifacts/e2e-play-against-bots.png.
+"Play against bots", and within a minute is playing, the bots answering on the page; and a
+player who chooses the bots' level plays them to the end, their level named on every seat.
+Screenshots: test-artifacts/e2e-play-against-bots.png, e2e-play-against-hard-bots.png.
 """
 
 import json
@@ -10,6 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.finish_game import finish_on_site
 from tests.e2e.pages import (
     CONTROLS,
     EVENTS,
@@ -21,6 +23,7 @@ from tests.e2e.pages import (
     not_reloaded,
     own_seat,
     screenshot,
+    sign_up,
     table_id_of,
     take_turn,
     unique_name,
@@ -108,3 +111,32 @@ def test_a_new_visitor_signs_up_and_plays_against_bots_within_a_minute(
     assert any(name in newest for name in bots), newest
     assert not_reloaded(page)
     screenshot(page, artifacts, "play-against-bots")
+
+
+def test_a_player_chooses_hard_bots_plays_them_to_the_end_and_sees_their_level(
+    site_server, new_context, artifacts
+) -> None:
+    base = site_server.url
+    page = sign_up(new_context(), base, unique_name("leveller"))
+
+    page.get_by_label("Bots' level").select_option(label="Hard bot")
+    page.get_by_role("button", name="Play against bots").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=5_000)
+    names = page.locator("#table-seats li.seat:has(.badge--bot) .seat__name")
+    expect(names).to_have_text(["Hard bot 2", "Hard bot 3", "Hard bot 4"])
+    # One move of the player's own on the page, unless the bots win first.
+    expect(page.locator(f"{CONTROLS}, {RESULT}").first).to_be_visible(timeout=BOTS_TIMEOUT)
+    if page.locator(CONTROLS).count():
+        before = version(page)
+        take_turn(page)
+        wait_for_version(page, before + 1)
+    # The hard bots answer on their own, thinking in the clock's worker processes.
+    expect(page.locator(EVENTS).first).to_contain_text("Hard bot", timeout=BOTS_TIMEOUT)
+
+    finish_on_site(site_server, table_id_of(page))
+
+    page.reload()
+    expect(page.locator(RESULT)).to_be_visible(timeout=5_000)
+    expect(names).to_have_text(["Hard bot 2", "Hard bot 3", "Hard bot 4"])
+    screenshot(page, artifacts, "play-against-hard-bots")

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.axe import axe_violations
+from tests.e2e.finish_game import finish_on_site as finish_game
 from tests.e2e.pages import (
     CONTROLS,
     HAND_CARDS,
@@ -28,25 +27,11 @@ from tests.e2e.pages import (
     take_turn,
     unique_name,
 )
-from tests.e2e.site_server import ROOT
 
 pytestmark = pytest.mark.e2e
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 BOTS_TIMEOUT = 30_000
-
-
-def finish_game(site_server, table_id: int) -> int:
-    """Play the table to its end at once (tests/e2e/finish_game.py); the finished game's id."""
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.e2e.finish_game", str(table_id)],
-        cwd=ROOT,
-        env=site_server.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return int(done.stdout.strip().splitlines()[-1])
 
 
 def test_a_guest_plays_bots_then_keeps_the_account_and_the_game(

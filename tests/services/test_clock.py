@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,8 +23,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import clock
-from games.models import Game
-from games.services import history, moves, tables
+from games.models import Game, Move
+from games.services import history, moves, tables, thinking
+from tests.services.slow_bots import SECONDS, slow_choose
 
 HANDS = [
     ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
@@ -66,14 +70,14 @@ async def test_a_tick_advances_the_due_games(alice) -> None:
 async def test_one_failing_game_does_not_stop_the_others(alice, monkeypatch, caplog) -> None:
     first = await database_sync_to_async(make_bot_game)(alice)
     second = await database_sync_to_async(make_bot_game)(alice)
-    real_advance = moves.advance
+    real_step = moves.advance_step
 
-    def advance(game_id, now=None):
+    def advance_step(game_id, now):
         if game_id == first.pk:
             raise RuntimeError("boom")
-        return real_advance(game_id, now)
+        return real_step(game_id, now)
 
-    monkeypatch.setattr(moves, "advance", advance)
+    monkeypatch.setattr(moves, "advance_step", advance_step)
 
     with caplog.at_level(logging.ERROR, logger="games.clock"):
         await clock.tick(timezone.now() + timedelta(seconds=40))
@@ -202,3 +206,202 @@ def test_run_clock_stops_cleanly_on_sigterm(tmp_path) -> None:
 
     assert process.returncode == 0
     assert "clock stopped" in out
+
+
+class RecordingWorkers(ProcessPoolExecutor):
+    """The clock's worker processes, noting each turn they are given to think about."""
+
+    def __init__(self, choose=thinking.choose) -> None:
+        super().__init__(1, mp_context=multiprocessing.get_context("spawn"))
+        self.choose = choose
+        self.turns: list[thinking.BotTurn] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        assert fn is thinking.choose
+        self.turns.extend(args)
+        return super().submit(self.choose, *args, **kwargs)
+
+
+@pytest.fixture
+def workers(monkeypatch):
+    """Install worker processes of the test's own in the clock: ``workers(choose)``."""
+    made = []
+
+    def install(choose=thinking.choose) -> RecordingWorkers:
+        pool = RecordingWorkers(choose)
+        made.append(pool)
+        monkeypatch.setattr(clock, "_thinkers", pool)
+        return pool
+
+    yield install
+    for pool in made:
+        pool.shutdown(cancel_futures=True)
+
+
+async def start_bots_game(alice, rig, monkeypatch) -> Game:
+    """Alice and two bots, untimed, the first bot to play: the bots owe two moves, the second
+    at once after the first (no pause for people to follow)."""
+    monkeypatch.setattr(moves, "BOT_DELAY", timedelta(0))
+    table = await database_sync_to_async(tables.create_table)(
+        alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None
+    )
+    await database_sync_to_async(tables.start_game)(table.pk, alice)
+    return await database_sync_to_async(rig)(table, HANDS, first_player=1)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_plays_the_moves_the_bots_chose_in_its_worker_processes(
+    alice, rig, workers, monkeypatch
+) -> None:
+    pool = workers()
+    game = await start_bots_game(alice, rig, monkeypatch)
+
+    await clock.tick(timezone.now() + timedelta(seconds=5))
+
+    game = await Game.objects.aget(pk=game.pk)
+    assert game.version == 2
+    logged = [move async for move in game.moves.order_by("seq")]
+    assert [move.source for move in logged] == [Move.Source.BOT] * 2
+    assert [(turn.version, turn.position, turn.kind) for turn in pool.turns] == [
+        (0, 1, "greedy"),
+        (1, 2, "greedy"),
+    ]
+    assert [move.seat for move in logged] == [1, 2]
+    assert await database_sync_to_async(history.verify_game)(game)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_while_a_bot_thinks_the_event_loop_and_the_database_thread_are_free(
+    alice, rig, workers, monkeypatch
+) -> None:
+    workers(slow_choose)
+    game = await start_bots_game(alice, rig, monkeypatch)
+    ticking = asyncio.get_running_loop().create_task(
+        clock.tick(timezone.now() + timedelta(seconds=5))
+    )
+    await asyncio.sleep(0.2)  # the first bot is thinking by now
+
+    lag = 0.0
+    for _ in range(10):
+        start = time.monotonic()
+        await asyncio.sleep(0.01)
+        lag = max(lag, time.monotonic() - start - 0.01)
+    start = time.monotonic()
+    version = await database_sync_to_async(
+        lambda: Game.objects.values_list("version", flat=True).get(pk=game.pk)
+    )()
+    read = time.monotonic() - start
+    await ticking
+
+    assert version == 0  # read while the first bot was still thinking
+    assert lag < 0.1
+    assert read < SECONDS / 2
+    assert (await Game.objects.aget(pk=game.pk)).version == 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_bot_that_thinks_past_its_budget_plays_the_greedy_move(
+    alice, rig, workers, monkeypatch, caplog
+) -> None:
+    workers(slow_choose)
+    monkeypatch.setattr(clock, "THINK_BUDGET", 0.05)
+    game = await start_bots_game(alice, rig, monkeypatch)
+
+    with caplog.at_level(logging.WARNING, logger="games.clock"):
+        await clock.tick(timezone.now() + timedelta(seconds=5))
+
+    assert (await Game.objects.aget(pk=game.pk)).version == 2
+    assert "a greedy bot thought past its budget" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_choice_the_game_moved_on_from_is_dropped_and_thought_again(
+    alice, rig, monkeypatch
+) -> None:
+    game = await start_bots_game(alice, rig, monkeypatch)
+    thought = []
+
+    async def think(turn):
+        thought.append(turn.version)
+        choice = thinking.choose(turn)
+        if len(thought) == 1:  # another clock plays this turn while this one thinks
+            played = await database_sync_to_async(moves.play_bot_move)(turn, choice)
+            assert played
+        return choice
+
+    monkeypatch.setattr(clock, "think", think)
+
+    await clock.tick(timezone.now() + timedelta(seconds=5))
+
+    game = await Game.objects.aget(pk=game.pk)
+    assert thought == [0, 1]  # the first choice came too late: the next turn was thought anew
+    assert game.version == 2
+    logged = [move async for move in game.moves.order_by("seq")]
+    assert [(move.seq, move.seat) for move in logged] == [(0, 1), (1, 2)]
+    assert await database_sync_to_async(history.verify_game)(game)
+
+
+@pytest.mark.django_db
+def test_a_stale_choice_is_not_applied(alice, rig) -> None:
+    table = tables.create_table(alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None)
+    tables.start_game(table.pk, alice)
+    game = rig(table, HANDS, first_player=1)
+    later = timezone.now() + timedelta(seconds=5)
+    turn = moves.advance_step(game.pk, later)
+    choice = thinking.choose(turn)
+
+    assert moves.play_bot_move(turn, choice, later) is True
+    assert moves.play_bot_move(turn, choice, later) is False  # the same version, once only
+
+    game.refresh_from_db()
+    assert game.version == 1
+    assert list(game.moves.values_list("seq", flat=True)) == [0]
+
+
+@pytest.mark.django_db
+def test_a_choice_for_a_seat_no_longer_the_bots_is_not_applied(alice, bob, rig) -> None:
+    table = tables.create_table(alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None)
+    tables.start_game(table.pk, alice)
+    game = rig(table, HANDS, first_player=1)
+    turn = moves.advance_step(game.pk, timezone.now() + timedelta(seconds=5))
+    table.seats.filter(position=1).update(bot="expert")  # not the bot that thought about it
+
+    assert moves.play_bot_move(turn, thinking.choose(turn)) is False
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_the_bots_worker_processes_think_without_django() -> None:
+    """A worker imports games.services.thinking to think: it starts without the site."""
+    check = (
+        "import sys, games.services.thinking; "
+        "print(sorted(m for m in sys.modules if m.startswith('django')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+
+    out = subprocess.run(
+        [sys.executable, "-c", check], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.django_db
+def test_a_choice_made_before_the_same_bots_last_move_is_not_applied(alice, rig) -> None:
+    """In its own TAKI run a bot plays again and again: a choice thought about before its last
+    card, though legal now, was made for a position that is gone."""
+    table = tables.create_table(alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None)
+    tables.start_game(table.pk, alice)
+    run = ["red:taki", "red:6", "red:7", "blue:6", "blue:7", "green:6", "green:7", "breaker"]
+    game = rig(table, [HANDS[0], run, HANDS[2]], first_player=1)
+    turn = moves.advance_step(game.pk, timezone.now() + timedelta(seconds=5))
+    taki = {"type": "play", "player": 1, "card": "red:taki"}
+    then_six = {"type": "play", "player": 1, "card": "red:6"}
+
+    assert moves.play_bot_move(turn, taki) is True
+    assert moves.play_bot_move(turn, then_six) is False
+
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.engine().seats_to_act() == [1]  # still the bot's run: red:6 would be legal

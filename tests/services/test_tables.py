@@ -8,8 +8,9 @@ from django.utils import timezone
 
 from accounts.models import Sanction
 from games.engine import GameState
+from games.engine.bots import BOTS, LEVELS
 from games.engine.cards import is_full_deck
-from games.models import Game, Seat, Table
+from games.models import BOT_LEVELS, Game, Seat, Table
 from games.services import broadcast, history, tables
 from games.services.errors import ServiceError
 from tests.play import unkeyed
@@ -424,3 +425,9 @@ def test_a_host_alone_with_bots_cannot_start_one_game_too_many(alice, settings) 
     assert caught.value.code == "too_many_games"
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
+
+
+def test_the_site_offers_the_engines_levels_in_their_order_and_plays_every_seat_bot() -> None:
+    assert [name for name, _label in BOT_LEVELS] == [level.name for level in LEVELS]
+    assert set(BOTS) >= tables.SEAT_BOTS
+    assert {"greedy", "random"} <= tables.SEAT_BOTS  # the names stored seats already hold

@@ -75,3 +75,31 @@ def test_it_says_bot_in_the_singular_for_one(client: Client, alice) -> None:
 
     assert "at most 1 bot." in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_it_seats_bots_of_the_chosen_level(client: Client, alice) -> None:
+    client.force_login(alice)
+
+    client.post(URL, {**VALID, "bot_kind": "medium"})
+
+    table = Table.objects.get()
+    assert list(table.seats.exclude(bot="").values_list("bot", flat=True)) == ["medium"] * 2
+
+
+def test_it_offers_the_levels_with_easy_chosen(client: Client, alice) -> None:
+    client.force_login(alice)
+
+    page = client.get(URL).content.decode()
+
+    assert 'name="bot_kind"' in page
+    assert '<option value="easy" selected>Easy bot</option>' in page
+
+
+def test_it_refuses_a_level_that_does_not_exist(client: Client, alice) -> None:
+    client.force_login(alice)
+
+    response = client.post(URL, {**VALID, "bot_kind": "greedy"})
+
+    assert response.status_code == 200
+    assert "bot_kind" in response.context["form"].errors
+    assert not Table.objects.exists()

@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import GameState, make_bot
-from games.models import Game, Table
-from games.presenters.rules_page import CARD_LEGEND
+from games.engine.bots import LEVELS
+from games.models import BOT_LEVELS, Game, Table
+from games.presenters.rules_page import CARD_LEGEND, LEVEL_PLAY, LEVEL_STRENGTH
 from games.services import moves, replays, stats, tables
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +156,28 @@ def test_the_rules_show_every_kind_of_card_as_the_table_draws_it(client: Client)
         assert f'class="card card--{color}"' in page
         assert f"({rule})" in page
     assert page.count('role="img"') >= len(CARD_LEGEND) + 4  # the legend and the colours
+
+
+def test_the_rules_show_each_bot_level_and_its_measured_strength(client: Client) -> None:
+    page = client.get(reverse("games:rules")).content.decode()
+
+    assert '<h2 id="bots">Bots</h2>' in page
+    for name, label in BOT_LEVELS:
+        assert f'<tr data-level="{name}"><th scope="row">{label}</th>' in page
+    assert "Wins 56% of two-player games against the Easy bot (400 games)." in page
+    assert "Wins 98% of two-player games against the Beginner bot (400 games)." in page
+
+
+def test_the_rules_have_words_for_every_level_the_engine_offers() -> None:
+    assert set(LEVEL_PLAY) == {level.name for level in LEVELS}
+    assert set(LEVEL_STRENGTH) < set(LEVEL_PLAY)
+
+
+def test_the_rules_word_the_bots_strength_in_the_visitors_language(client: Client) -> None:
+    page = client.get(reverse("games:rules"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+    assert "Gana el 57% de las partidas a dos contra el Bot intermedio (400 partidas)." in page
+    assert "Measured strength" not in page
 
 
 @pytest.mark.parametrize(

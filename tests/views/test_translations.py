@@ -58,3 +58,53 @@ def test_the_games_events_are_worded_in_spanish() -> None:
     assert drew == "beto roba 4 por la pila de +2"
     assert named == "beto jugó el Cambio de color y eligió el azul"
     assert announced == "ana dice «última carta»"
+
+
+LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("en", ["Beginner bot 2", "Easy bot 2", "Medium bot 2", "Hard bot 2", "Expert bot 2"]),
+        (
+            "es",
+            [
+                "Bot principiante 2",
+                "Bot fácil 2",
+                "Bot intermedio 2",
+                "Bot difícil 2",
+                "Bot experto 2",
+            ],
+        ),
+        ("id", ["Bot pemula 2", "Bot mudah 2", "Bot sedang 2", "Bot sulit 2", "Bot ahli 2"]),
+        (
+            "eo",
+            [
+                "Komencanta roboto 2",
+                "Facila roboto 2",
+                "Meza roboto 2",
+                "Malfacila roboto 2",
+                "Sperta roboto 2",
+            ],
+        ),
+    ],
+)
+def test_a_bots_seat_names_its_level_in_the_visitors_language(
+    client: Client, alice, settings, language: str, names: list[str]
+) -> None:
+    settings.BOT_GAMES_PER_PERSON = len(LEVELS)
+    client.force_login(alice)
+
+    for level, name in zip(LEVELS, names, strict=True):
+        response = client.post(
+            reverse("games:play_bots"),
+            {"opponents": "1", "level": level},
+            HTTP_ACCEPT_LANGUAGE=language,
+            follow=True,
+        )
+
+        page = response.content.decode()
+        assert name in page
+        if language != "en":
+            assert " bot 2" not in page

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.loadtest.driver import Think
 from games.loadtest.run import LoadOptions, run
 from games.loadtest.servers import ServerError
+from games.models import BOT_LEVELS
 
 
 def _think(text: str) -> Think:
@@ -86,6 +87,19 @@ class Command(BaseCommand):
             action="store_false",
             help="skip the relay consumer run",
         )
+        parser.add_argument(
+            "--bot-tables",
+            type=int,
+            default=0,
+            help="tables of four bots alone, played by the site's clock beside the players "
+            "(default 0)",
+        )
+        parser.add_argument(
+            "--bot-level",
+            choices=[level for level, _label in BOT_LEVELS],
+            default="expert",
+            help="the level of those bots (default expert)",
+        )
         parser.add_argument("--seed", type=int, default=1, help="players' choices (default 1)")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
@@ -96,8 +110,8 @@ class Command(BaseCommand):
                 "--processes above 1 needs REDIS_URL: with the in-memory channel layer a move "
                 "made in one process never reaches the sockets held by another."
             )
-        if options["spectators"] < 0:
-            raise CommandError("--spectators cannot be negative")
+        if options["spectators"] < 0 or options["bot_tables"] < 0:
+            raise CommandError("--spectators and --bot-tables cannot be negative")
         if options["seconds"] <= 0 or options["warmup"] < 0:
             raise CommandError("--seconds must be positive and --warmup not negative")
         load = LoadOptions(**{name: options[name] for name in LoadOptions.__dataclass_fields__})
