@@ -10,10 +10,12 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 
+from accounts.guests import create_guest
 from games import presenters
 from games.models import Game, Table
 from games.presenters import fragments as presenters_fragments
-from games.services import moves
+from games.services import moves, tables
+from tests.play import play_to_the_end
 from tests.presenters.helpers import RUN, pushed_to, seen_by
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +160,17 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
     assert "Greedy bot 2" in english and "Greedy bot 2" not in spanish
     with translation.override("es"):
         assert translation.gettext("Greedy bot") + " 2" in spanish
+
+
+def test_a_guest_whose_game_ended_is_invited_to_keep_their_games(alice) -> None:
+    guest = create_guest()
+    guest_table = tables.play_against_bots(guest, opponents=1)
+    playing = pushed_to(guest_table, guest)
+    play_to_the_end(guest_table)
+    person_table = tables.play_against_bots(alice, opponents=1)
+    play_to_the_end(person_table)
+
+    assert "/accounts/claim/" not in playing
+    assert "Keep your games: choose a name" in pushed_to(guest_table, guest)
+    assert "/accounts/claim/" in pushed_to(guest_table, guest)
+    assert "Keep your games" not in pushed_to(person_table, alice)

@@ -53,6 +53,15 @@ def test_a_visitor_is_logged_in_as_a_readable_guest_at_a_started_bot_table(clien
     assert client.get(reverse("games:my_games")).status_code == 200  # logged in
 
 
+def test_the_guests_message_at_the_table_links_the_page_that_keeps_the_account(client) -> None:
+    table_page = client.get(try_as_guest(client).url).content.decode()
+
+    message = table_page[table_page.index('<ul class="messages">') :]
+    message = message[: message.index("</ul>")]
+    assert "a guest. Keep your games: claim the account" in message
+    assert f'<a href="{reverse("accounts:claim")}">Keep your account</a>' in message
+
+
 def test_guests_count_against_the_signup_limit_of_their_address() -> None:
     for _ in range(2):
         try_as_guest(Client())
