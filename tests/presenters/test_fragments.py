@@ -174,3 +174,14 @@ def test_a_guest_whose_game_ended_is_invited_to_keep_their_games(alice) -> None:
     assert "Keep your games: choose a name" in pushed_to(guest_table, guest)
     assert "/accounts/claim/" in pushed_to(guest_table, guest)
     assert "Keep your games" not in pushed_to(person_table, alice)
+
+
+def test_r20_a_form_includes_the_last_card_box_only_when_the_box_is_drawn(run_table, alice) -> None:
+    play(run_table, alice, type="play", card="red:7")  # one card left, the run still open
+
+    controls = seen_by(run_table, alice)["controls"]
+    html = pushed_to(run_table, alice)
+
+    assert controls["announce"] and controls["close_taki"]
+    assert 'id="say-last-card"' not in html
+    assert "#say-last-card" not in html  # htmx would look for it in vain
