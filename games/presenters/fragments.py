@@ -16,7 +16,6 @@ from django.template import engines
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from accounts.guests import is_guest
 from games.models import Table
 from games.presenters.cards import card_in
 from games.presenters.hand import hand_view
@@ -52,9 +51,6 @@ def table_page_context(
         "rematch_mine": bool(rematch and rematch["host_id"] == user_id),
         "is_host": signed_in and view.table.host_id == user_id,
         "signed_in": signed_in,
-        # A guest at a game that ended is invited to keep the account (asked only then: a
-        # push to a running game costs no query for it).
-        "keep_account": view.result is not None and seat is not None and is_guest(user),
         "invite": invite,
         "flash": flash,
         "hand": hand.hand if hand is not None else None,

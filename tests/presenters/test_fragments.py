@@ -162,18 +162,19 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
         assert translation.gettext("Greedy bot") + " 2" in spanish
 
 
-def test_a_guest_whose_game_ended_is_invited_to_keep_their_games(alice) -> None:
+def test_a_player_whose_game_ended_is_drawn_the_way_to_keep_a_guests_games(alice) -> None:
+    """Drawn for every player and shown to a guest only: a push asks no one whether they are a
+    guest (the page marks a guest's table, see tests/views/test_guest.py)."""
     guest = create_guest()
-    guest_table = tables.play_against_bots(guest, opponents=1)
-    playing = pushed_to(guest_table, guest)
-    play_to_the_end(guest_table)
-    person_table = tables.play_against_bots(alice, opponents=1)
-    play_to_the_end(person_table)
+    table = tables.play_against_bots(guest, opponents=1)
+    playing = pushed_to(table, guest)
+    play_to_the_end(table)
 
-    assert "/accounts/claim/" not in playing
-    assert "Keep your games: choose a name" in pushed_to(guest_table, guest)
-    assert "/accounts/claim/" in pushed_to(guest_table, guest)
-    assert "Keep your games" not in pushed_to(person_table, alice)
+    assert "Keep your games" not in playing
+    ended = pushed_to(table, guest)
+    assert '<p class="result__keep">' in ended and "/accounts/claim/" in ended
+    assert "Keep your games: choose a name" in ended
+    assert "result__keep" not in pushed_to(table, AnonymousUser())
 
 
 def test_r20_a_form_includes_the_last_card_box_only_when_the_box_is_drawn(run_table, alice) -> None:
