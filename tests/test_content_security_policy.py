@@ -32,8 +32,14 @@ def test_every_page_carries_the_strict_policy(client: Client, url: str) -> None:
 
 
 @pytest.mark.django_db
-def test_htmx_is_told_not_to_inject_its_indicator_style(client: Client) -> None:
+def test_htmx_is_told_not_to_inject_its_indicator_style_nor_settle_style_attributes(
+    client: Client,
+) -> None:
     page = client.get("/").content.decode()
 
-    assert '<meta name="htmx-config" content=\'{"includeIndicatorStyles": false}\'>' in page
+    config = (
+        '<meta name="htmx-config" content=\'{"includeIndicatorStyles": false,'
+        ' "attributesToSettle": ["class", "width", "height"]}\'>'
+    )
+    assert config in page
     assert page.index('name="htmx-config"') < page.index("htmx-2.min.js")

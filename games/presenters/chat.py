@@ -9,15 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Sanction
+from accounts.sanctions import active_sanction
 from games.models import CHAT_MAX_CHARS, ChatMessage
 from games.services import chat
 
 
 def chat_context(table_id: int, user: Any) -> dict[str, Any]:
     """What ``games/partials/chat.html`` draws: the rooms ``user`` reads, with their recent
-    lines, and whether they may write in each."""
+    lines, and whether they may write in each; a player a moderator muted is told so, and until
+    when, in place of the box they could not send from."""
     rooms = chat.rooms_for(table_id, user)
     titles = {
         ChatMessage.Room.PLAYERS: _("Players' chat"),
@@ -34,7 +38,24 @@ def chat_context(table_id: int, user: Any) -> dict[str, Any]:
             for room in rooms.read
         ],
         "chat_max": CHAT_MAX_CHARS,
+        "chat_muted_until": chat_mute_words(user),
     }
+
+
+def chat_mute_words(user: Any) -> str | None:
+    """What a player whom a moderator muted reads in place of the chat box: for good, or until
+    when (local time); None while they may write."""
+    mute = active_sanction(user, Sanction.Kind.CHAT_MUTE)
+    if mute is None:
+        return None
+    if mute.ends_at is None:
+        return _("A moderator has muted your chat for good: you can read it, not write in it.")
+    ends = formats.date_format(timezone.localtime(mute.ends_at), "DATETIME_FORMAT")
+    words = _(
+        "A moderator has muted your chat until %(until)s: until then you can read it, "
+        "not write in it."
+    )
+    return words % {"until": ends}
 
 
 def chat_line_fragment(line: ChatMessage) -> str:

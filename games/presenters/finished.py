@@ -54,7 +54,8 @@ def replay_context(
     game: Game, step: int, players: list[listings.PlayerView] | None = None
 ) -> dict[str, Any]:
     """The finished game after move ``step``: the public table and every hand (the game is
-    over), and what that move did. Costs the same at any step (``replays.engine_at``)."""
+    over), and what that move did. After the last move nobody is to play: the board says who
+    won, if anyone did. Costs the same at any step (``replays.engine_at``)."""
     players = players if players is not None else listings.player_views(game)
     total = game.version
     step = min(max(step, 0), total)
@@ -72,12 +73,14 @@ def replay_context(
         "next_step": step + 1 if step < total else None,
         "step_move": move,
         "replay_board": board_view(view, names),
+        "replay_over": step == total,
+        "replay_winner": names[game.winner] if step == total and game.winner is not None else None,
         "replay_seats": [
             {
                 "player": player,
                 "hand": sorted(card.code for card in engine.hands[player.position]),
                 "stage": view["stages"][player.position] if view["stages"] else None,
-                "is_turn": view["current_player"] == player.position and not view["finished"],
+                "is_turn": view["current_player"] == player.position and step < total,
             }
             for player in players
         ],

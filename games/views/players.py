@@ -57,5 +57,6 @@ def try_as_guest(request: HttpRequest) -> HttpResponse:
             "with a name and password of your own."
         )
         % {"username": user.get_username()},
+        extra_tags="claim",
     )
     return redirect(reverse("games:table", args=[table.pk]))

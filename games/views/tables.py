@@ -229,12 +229,18 @@ def join(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _change_table(
-        request,
-        table_id,
-        lambda table: tables.leave_table(table.pk, request.user),
-        reverse("games:home"),
-    )
+    """Leave the table, and say on the lobby what became of the seat."""
+
+    def leave_and_say(table: Table) -> None:
+        playing = table.status == Table.Status.PLAYING
+        tables.leave_table(table.pk, request.user)
+        if playing:
+            words = _("You left the game at %(table)s: a bot plays your seat until it ends.")
+        else:
+            words = _("You left the table %(table)s.")
+        messages.info(request, words % {"table": table.shown_name})
+
+    return _change_table(request, table_id, leave_and_say, reverse("games:home"))
 
 
 @require_POST

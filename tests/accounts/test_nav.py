@@ -6,6 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.guests import create_guest
+
 pytestmark = pytest.mark.django_db
 
 
@@ -58,3 +60,29 @@ def test_it_keeps_htmx_and_the_csrf_header(client: Client) -> None:
 
     assert "/static/django_htmx/ext/hx-ws-2.min.js" in page
     assert f"""<body hx-headers='{{"X-CSRFToken": "{response.context["csrf_token"]}"}}'>""" in page
+
+
+def test_it_warns_a_guest_before_the_log_out_and_offers_to_keep_the_account(
+    client: Client,
+) -> None:
+    guest = create_guest()
+    client.force_login(guest)
+
+    nav = header(client)
+
+    warning = nav[nav.index('<details class="nav-logout">') :]
+    assert f"<summary>Log out ({guest.get_username()})</summary>" in warning
+    assert "this account and its games cannot be reached again" in warning
+    assert f'href="{reverse("accounts:claim")}"' in warning
+    assert f'method="post" action="{reverse("accounts:logout")}"' in warning
+    assert "Log out anyway" in warning
+
+
+def test_it_folds_the_links_behind_a_menu_button_the_script_shows(client: Client) -> None:
+    nav = header(client)
+
+    assert (
+        '<button type="button" class="menu-button" aria-expanded="false"'
+        ' aria-controls="site-nav" hidden>Menu</button>'
+    ) in nav
+    assert '<nav id="site-nav" class="site-nav"' in nav

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.console import ConsoleWatch
 from tests.e2e.site_server import ROOT, SiteServer
 
 ARTIFACTS = ROOT / "test-artifacts"
@@ -57,6 +58,22 @@ def browser() -> Iterator[object]:
             del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def console(browser, monkeypatch) -> Iterator[ConsoleWatch]:
+    """Every browser context the test opens is watched: the test fails on any console error or
+    uncaught page error (a Content-Security-Policy violation among them) it did not expect
+    (``console.expect(pattern)``)."""
+    watch = ConsoleWatch()
+    open_context = browser.new_context
+    monkeypatch.setattr(
+        browser,
+        "new_context",
+        lambda *args, **kwargs: watch.watch_context(open_context(*args, **kwargs)),
+    )
+    yield watch
+    watch.assert_clean()
 
 
 @pytest.fixture

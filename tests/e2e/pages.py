@@ -44,10 +44,20 @@ def sign_up(context: BrowserContext, base: str, username: str) -> Page:
     """Sign up through the sign-up page; return the page, now on the lobby, signed in."""
     page = context.new_page()
     page.goto(base + "/")
+    open_menu(page)
     page.locator("header").get_by_role("link", name="Sign up").click()
     fill_sign_up_form(page, base, username)
     expect(page.locator("header")).to_contain_text(f"Log out ({username})")
     return page
+
+
+def open_menu(page: Page) -> None:
+    """On a phone the header's links are behind its menu button: open it (on a wider screen
+    the button is hidden and the links are there)."""
+    button = page.locator("header .menu-button")
+    if button.is_visible():
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
 
 
 def fill_sign_up_form(page: Page, base: str, username: str) -> None:

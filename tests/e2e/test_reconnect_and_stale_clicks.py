@@ -135,8 +135,11 @@ def test_a_stale_click_from_a_second_tab_and_a_doubled_click_are_refused_and_app
 
 @pytest.mark.parametrize("graceful", [True, False], ids=["sigterm", "killed"])
 def test_a_dropped_socket_reconnects_and_the_page_comes_back_as_it_was(
-    restartable_site, new_context, graceful: bool
+    restartable_site, new_context, console, graceful: bool
 ) -> None:
+    # While the server is down the browser says each try of the socket failed.
+    console.expect(r"WebSocket connection to '\S+/ws/tables/\d+/' failed")
+    console.expect(r": \[object Event\]$")  # htmx's report of that socket's error
     site = restartable_site
     table_id, alice, bob, _ = two_player_game(site, new_context)
     pages = [alice, bob]

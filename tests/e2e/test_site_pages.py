@@ -134,8 +134,10 @@ PAGES = {
 
 @pytest.mark.parametrize("size", SIZES)
 def test_axe_finds_no_serious_violation_on_any_page(
-    site_server, browser, site_pages, artifacts, size
+    site_server, browser, site_pages, artifacts, console, size
 ) -> None:
+    # The missing page's own 404, and nothing else.
+    console.expect(r"/no-such-page/: Failed to load resource: .* 404")
     width, height = SIZES[size]
     folder = artifacts / "pages"
     folder.mkdir(exist_ok=True)

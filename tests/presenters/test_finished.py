@@ -44,3 +44,14 @@ def test_a_replay_step_is_kept_between_the_deal_and_the_last_move(taken_over) ->
     assert (first["previous_step"], first["next_step"]) == (0, 2) and first["step_move"]
     # The deal: eight cards in every hand (R4).
     assert [len(seat["hand"]) for seat in before["replay_seats"]] == [8, 8, 8]
+
+
+def test_after_the_last_move_the_replay_says_who_won_and_nobody_is_to_play(taken_over) -> None:
+    last = presenters.replay_context(taken_over, taken_over.version)
+    before_last = presenters.replay_context(taken_over, taken_over.version - 1)
+
+    winner = last["replay_seats"][taken_over.winner]["player"].name
+    assert last["replay_over"] and last["replay_winner"] == winner
+    assert not any(seat["is_turn"] for seat in last["replay_seats"])
+    assert not before_last["replay_over"] and before_last["replay_winner"] is None
+    assert sum(seat["is_turn"] for seat in before_last["replay_seats"]) == 1

@@ -10,10 +10,12 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 
+from accounts.guests import create_guest
 from games import presenters
 from games.models import Game, Table
 from games.presenters import fragments as presenters_fragments
-from games.services import moves
+from games.services import moves, tables
+from tests.play import play_to_the_end
 from tests.presenters.helpers import RUN, pushed_to, seen_by
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +160,29 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
     assert "Greedy bot 2" in english and "Greedy bot 2" not in spanish
     with translation.override("es"):
         assert translation.gettext("Greedy bot") + " 2" in spanish
+
+
+def test_a_player_whose_game_ended_is_drawn_the_way_to_keep_a_guests_games(alice) -> None:
+    """Drawn for every player and shown to a guest only: a push asks no one whether they are a
+    guest (the page marks a guest's table, see tests/views/test_guest.py)."""
+    guest = create_guest()
+    table = tables.play_against_bots(guest, opponents=1)
+    playing = pushed_to(table, guest)
+    play_to_the_end(table)
+
+    assert "Keep your games" not in playing
+    ended = pushed_to(table, guest)
+    assert '<p class="result__keep">' in ended and "/accounts/claim/" in ended
+    assert "Keep your games: choose a name" in ended
+    assert "result__keep" not in pushed_to(table, AnonymousUser())
+
+
+def test_r20_a_form_includes_the_last_card_box_only_when_the_box_is_drawn(run_table, alice) -> None:
+    play(run_table, alice, type="play", card="red:7")  # one card left, the run still open
+
+    controls = seen_by(run_table, alice)["controls"]
+    html = pushed_to(run_table, alice)
+
+    assert controls["announce"] and controls["close_taki"]
+    assert 'id="say-last-card"' not in html
+    assert "#say-last-card" not in html  # htmx would look for it in vain

@@ -73,3 +73,16 @@ def test_a_stranger_sees_neither_the_private_table_nor_its_game(
     game = play_to_the_end(table)
     assert client.get(reverse("games:finished_game", args=[game.pk])).status_code == 403
     assert client.get(reverse("games:record_json", args=[game.pk])).status_code == 403
+
+
+def test_its_last_board_says_who_won_and_an_earlier_one_whose_turn_it_was(
+    client: Client, finished
+) -> None:
+    url = reverse("games:finished_game", args=[finished.pk])
+    last = client.get(url).content.decode()
+    first = client.get(url + "?move=1").content.decode()
+
+    winner = finished.players[finished.winner]
+    assert "Turn: <strong>" not in last
+    assert f'<span class="replay__winner"><strong>{winner} won.</strong></span>' in last
+    assert "Turn: <strong>" in first and "replay__winner" not in first

@@ -53,6 +53,25 @@ def test_a_visitor_is_logged_in_as_a_readable_guest_at_a_started_bot_table(clien
     assert client.get(reverse("games:my_games")).status_code == 200  # logged in
 
 
+def test_the_guests_message_at_the_table_links_the_page_that_keeps_the_account(client) -> None:
+    table_page = client.get(try_as_guest(client).url).content.decode()
+
+    message = table_page[table_page.index('<ul class="messages">') :]
+    message = message[: message.index("</ul>")]
+    assert "a guest. Keep your games: claim the account" in message
+    assert f'<a href="{reverse("accounts:claim")}">Keep your account</a>' in message
+
+
+def test_a_guests_table_is_marked_to_show_them_the_way_to_keep_their_games(client, dana) -> None:
+    guest_page = client.get(try_as_guest(client).url).content.decode()
+    client.force_login(dana)
+    table = tables.play_against_bots(dana, opponents=1)
+    person_page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+
+    assert '<div class="table-page table-page--guest"' in guest_page
+    assert '<div class="table-page"' in person_page and "table-page--guest" not in person_page
+
+
 def test_guests_count_against_an_allowance_of_their_address(settings) -> None:
     settings.GUESTS_PER_ADDRESS_PER_HOUR = 2
     for _ in range(2):

@@ -36,3 +36,25 @@ def test_it_explains_leaving_a_table_one_does_not_sit_at(client: Client, make_ta
     response = client.post(reverse("games:leave", args=[table.pk]), follow=True)
 
     assert "You do not sit at this table." in response.content.decode()
+
+
+def test_the_lobby_says_a_bot_plays_the_seat_of_a_player_who_left_the_game(
+    client: Client, make_table, bob, carol
+) -> None:
+    table = make_table(name="Friday game", seat_count=3, players=[bob, carol], start=True)
+    client.force_login(bob)
+
+    lobby = client.post(reverse("games:leave", args=[table.pk]), follow=True).content.decode()
+
+    assert "You left the game at Friday game: a bot plays your seat until it ends." in lobby
+
+
+def test_the_lobby_says_the_player_left_a_table_before_its_game(
+    client: Client, make_table, bob
+) -> None:
+    table = make_table(name="Friday game", players=[bob])
+    client.force_login(bob)
+
+    lobby = client.post(reverse("games:leave", args=[table.pk]), follow=True).content.decode()
+
+    assert "You left the table Friday game." in lobby

@@ -154,7 +154,8 @@ def test_the_rules_show_every_kind_of_card_as_the_table_draws_it(client: Client)
     for code, rule, _text in CARD_LEGEND:
         color = code.partition(":")[0] if ":" in code else "wild"
         assert f'class="card card--{color}"' in page
-        assert f"({rule})" in page
+        assert f'<tr data-rule="{rule}">' in page
+        assert f"({rule})" not in page  # a rule's number means nothing to a player
     assert page.count('role="img"') >= len(CARD_LEGEND) + 4  # the legend and the colours
 
 

@@ -1,6 +1,10 @@
+from datetime import timedelta
+
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.models import Sanction
 from games.models import Game
 
 
@@ -100,3 +104,35 @@ def test_it_gives_the_private_tables_host_the_invite_link(
 
 def test_it_answers_404_for_a_missing_table(client: Client, db) -> None:
     assert client.get("/tables/999/").status_code == 404
+
+
+def test_a_player_seated_before_the_start_has_leave_and_sound_drawn_for_when_it_starts(
+    client: Client, make_table, bob, carol
+) -> None:
+    """Drawn with the page, shown by the stylesheet once the pushed board says the game runs:
+    the page is not loaded again when the host starts."""
+    table = make_table(seat_count=3, players=[bob])
+    client.force_login(bob)
+    seated = client.get(url(table)).content.decode()
+    client.force_login(carol)
+    watching = client.get(url(table)).content.decode()
+
+    assert 'id="turn-sound"' in seated and "Yes, leave the game" in seated
+    assert 'id="turn-sound"' not in watching and "Yes, leave the game" not in watching
+
+
+def test_a_player_a_moderator_muted_reads_the_mute_and_its_end_in_place_of_the_chat_box(
+    client: Client, make_table, alice, bob
+) -> None:
+    table = make_table(players=[bob], start=True)
+    ends = timezone.now() + timedelta(hours=2)
+    Sanction.objects.create(user=bob, kind=Sanction.Kind.CHAT_MUTE, reason="x", ends_at=ends)
+    client.force_login(bob)
+    muted = client.get(url(table)).content.decode()
+    client.force_login(alice)
+    free = client.get(url(table)).content.decode()
+
+    assert "A moderator has muted your chat until " in muted
+    assert "until then you can read it, not write in it." in muted and ".." not in muted
+    assert "data-chat-form" not in muted
+    assert "data-chat-form" in free and "muted your chat" not in free

@@ -1,0 +1,230 @@
+"""A newcomer's first minutes, in Chromium at laptop sizes (1366×768, 1280×720) and on a
+390×844 phone: what a player needs on their turn is in view without scrolling, with or without
+the guest's message over the table and for 2 to 10 seats; a player who sat down before the
+start may leave and turn the sound on once it starts, without reloading; on a phone, "Last
+card!" says what it is for, and neither the hand's heading nor a seat's clock is cut.
+
+Screenshots: test-artifacts/e2e-first-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.e2e.axe import assert_accessible
+from tests.e2e.pages import (
+    HAND,
+    HAND_CARDS,
+    TIMEOUT,
+    mark_page,
+    not_reloaded,
+    open_table,
+    sign_up,
+    take_seat,
+    unique_name,
+)
+from tests.e2e.test_table_feel import BOTS_TIMEOUT, MY_TURN, RUN_TO_ONE, bot_game, play_card
+
+pytestmark = pytest.mark.e2e
+
+LAPTOPS = {"1366x768": {"width": 1366, "height": 768}, "1280x720": {"width": 1280, "height": 720}}
+PHONE = {"width": 390, "height": 844}
+
+# What a player needs on their turn: the whole hand, the pile, whose turn it is, the buttons.
+TURN_PARTS = (f"{HAND} .hand", ".board__piles", ".board__turn", f"{HAND} .controls")
+
+
+@pytest.fixture
+def make_context(browser) -> Iterator[Callable[..., BrowserContext]]:
+    contexts = []
+
+    def make(viewport: dict[str, int], phone: bool = False) -> BrowserContext:
+        options = {"viewport": viewport}
+        if phone:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def box_in_view(page: Page, selector: str) -> dict[str, float]:
+    """The element's box, asserted to lie whole within the window as it stands."""
+    element = page.locator(selector).first
+    expect(element).to_be_visible()
+    box = element.bounding_box()
+    assert box is not None, f"{selector} has no box"
+    size = page.viewport_size
+    assert box["x"] >= 0 and box["y"] >= 0, f"{selector} starts outside the window: {box}"
+    assert box["x"] + box["width"] <= size["width"], f"{selector} is cut on the right: {box}"
+    assert box["y"] + box["height"] <= size["height"], (
+        f"{selector} ends below the fold ({size['height']} px): {box}"
+    )
+    return box
+
+
+def assert_turn_in_view(page: Page) -> None:
+    """Nothing scrolled, and every part of the turn within the window."""
+    assert page.evaluate("() => window.scrollY") == 0
+    for selector in TURN_PARTS:
+        box_in_view(page, selector)
+
+
+def page_top(page: Page, selector: str) -> float:
+    """Where the element starts on the page, wherever the window is scrolled to."""
+    return page.locator(selector).first.evaluate(
+        "e => e.getBoundingClientRect().top + window.scrollY"
+    )
+
+
+def wait_for_my_turn(page: Page) -> None:
+    expect(page.locator(MY_TURN).first).to_be_attached(timeout=BOTS_TIMEOUT)
+
+
+def play_bots(page: Page, base: str, seats: int) -> None:
+    """From the lobby, "Play against bots" at a table of ``seats`` (the lobby's button asks for
+    three bots; the form takes one to nine)."""
+    page.goto(base + "/")
+    page.locator("input[name=opponents]").evaluate("(input, n) => { input.value = n; }", seats - 1)
+    page.get_by_role("button", name="Play against bots").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    expect(page.locator("#table-seats li.seat")).to_have_count(seats, timeout=TIMEOUT)
+
+
+def leave_the_game(page: Page, base: str) -> None:
+    page.get_by_text("Leave the game", exact=True).click()
+    page.get_by_role("button", name="Yes, leave the game").click()
+    page.wait_for_url(base + "/")
+
+
+# ------------------------------------------------------------------ a laptop
+
+
+@pytest.mark.parametrize("size", LAPTOPS)
+def test_on_a_laptop_the_first_turn_is_in_view_with_the_guest_message_and_for_2_to_10_seats(
+    site_server, make_context, artifacts, size
+) -> None:
+    base = site_server.url
+    page = make_context(LAPTOPS[size]).new_page()
+    page.goto(base + "/")
+    page.get_by_role("button", name="Try a game against bots").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    banner = page.locator(".messages li").filter(has_text="a guest")
+    expect(banner).to_be_visible()
+    wait_for_my_turn(page)
+    page.screenshot(path=str(artifacts / f"e2e-first-{size}-guest.png"))
+    assert_turn_in_view(page)
+    expect(banner.get_by_role("link", name="Keep your account")).to_have_attribute(
+        "href", "/accounts/claim/"
+    )
+    panel, send = page.locator(".chat").bounding_box(), page.locator(".chat__form button")
+    send_box = send.bounding_box()
+    assert send_box["x"] + send_box["width"] <= panel["x"] + panel["width"], "Send sticks out"
+    assert_accessible(page, f"a guest's first table ({size})")
+
+    for seats in (2, 10):
+        leave_the_game(page, base)
+        play_bots(page, base, seats)
+        wait_for_my_turn(page)
+        page.screenshot(path=str(artifacts / f"e2e-first-{size}-{seats}-seats.png"))
+        assert_turn_in_view(page)
+
+
+def test_leaving_opens_over_the_table_and_the_lobby_says_what_became_of_the_seat(
+    site_server, make_context
+) -> None:
+    base = site_server.url
+    page = sign_up(make_context(LAPTOPS["1366x768"]), base, unique_name("leaver"))
+    play_bots(page, base, 4)
+    expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=TIMEOUT)
+    seats_before = page.locator("#table-seats").bounding_box()
+    page.get_by_text("Leave the game", exact=True).click()
+    expect(page.get_by_role("button", name="Yes, leave the game")).to_be_visible()
+    assert page.locator("#table-seats").bounding_box() == seats_before, "the table moved"
+    page.get_by_role("button", name="Yes, leave the game").click()
+    page.wait_for_url(base + "/")
+    expect(page.locator(".messages")).to_contain_text("a bot plays your seat until it ends")
+
+
+# ------------------------------------------------------------------ joined before the start
+
+
+def test_a_player_seated_before_the_start_may_leave_and_turn_the_sound_on_once_it_starts(
+    site_server, make_context
+) -> None:
+    base = site_server.url
+    host = sign_up(make_context(LAPTOPS["1366x768"]), base, unique_name("host"))
+    player = sign_up(make_context(PHONE, phone=True), base, unique_name("early"))
+    table_id = open_table(host, base, unique_name("Early"))
+    take_seat(player, base, table_id)
+    mark_page(player)
+    expect(player.get_by_text("Leave the game", exact=True)).to_be_hidden()
+    expect(player.get_by_label("Sound on my turn")).to_be_hidden()
+
+    with host.expect_navigation(timeout=TIMEOUT):
+        host.get_by_role("button", name="Start the game").click()
+    expect(player.locator(HAND_CARDS)).to_have_count(8, timeout=TIMEOUT)
+    assert not_reloaded(player)
+    expect(player.get_by_label("Sound on my turn")).to_be_visible()
+    player.get_by_text("Leave the game", exact=True).click()
+    expect(player.get_by_role("button", name="Yes, leave the game")).to_be_visible()
+    assert_accessible(player, "the table of a player seated before the start, on a phone")
+
+
+# ------------------------------------------------------------------ a phone
+
+
+def test_on_a_phone_last_card_is_explained_and_the_hand_heading_is_whole(
+    site_server, make_context, artifacts
+) -> None:
+    page = sign_up(make_context(PHONE, phone=True), site_server.url, unique_name("phone"))
+    bot_game(site_server, page, RUN_TO_ONE, leading="red:9")
+    head = page.locator(f"{HAND} .hand-panel__head h2")
+    cards_top = page_top(page, HAND_CARDS)
+    for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6"]:
+        play_card(page, code)
+    expect(page.locator("#say-last-card")).to_be_attached()
+    page.screenshot(path=str(artifacts / "e2e-first-phone-last-card.png"))
+    hint = box_in_view(page, "#last-card-hint")
+    assert hint["width"] > 100 and hint["height"] > 8, f"the hint is hidden: {hint}"
+    expect(page.locator("#last-card-hint")).to_contain_text("press this first")
+    heading = box_in_view(page, f"{HAND} .hand-panel__head h2")
+    assert head.evaluate("h => h.scrollWidth <= h.clientWidth"), "the hand's heading is cut"
+    assert heading["height"] > 0
+    assert page_top(page, HAND_CARDS) == cards_top, "the hand moved"
+    assert_accessible(page, "the last-card prompt on a phone")
+
+
+def test_on_a_phone_a_seat_shows_its_whole_turn_clock(site_server, make_context, artifacts):
+    base = site_server.url
+    page = sign_up(make_context(PHONE, phone=True), base, unique_name("timed"))
+    page.goto(base + "/")
+    page.get_by_role("link", name="Open a table").click()
+    form = page.locator("main form")
+    form.locator("input[name=name]").fill(unique_name("Timed"))
+    form.locator("select[name=seat_count]").select_option("2")
+    form.locator("select[name=turn_seconds]").select_option("60")
+    form.locator("select[name=bot_seats]").select_option("1")
+    form.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    with page.expect_navigation(timeout=TIMEOUT):
+        page.get_by_role("button", name="Start the game").click()
+    wait_for_my_turn(page)
+    page.screenshot(path=str(artifacts / "e2e-first-phone-seat-clock.png"))
+    seat = page.locator("#table-seats li.seat--turn").filter(has=page.locator(".seat__you"))
+    seat_box = seat.bounding_box()
+    for part in (seat.get_by_text("to play"), seat.locator(".clock")):
+        box = part.bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= seat_box["y"] + seat_box["height"], (
+            f"cut by its seat: {box} in {seat_box}"
+        )
+        assert box["x"] + box["width"] <= seat_box["x"] + seat_box["width"]
+    expect(seat).to_contain_text("s left")
