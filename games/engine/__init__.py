@@ -4,7 +4,7 @@
 """
 
 from .actions import Action, Event, IllegalAction, play
-from .bots import GreedyBot, RandomBot, make_bot
+from .bots import LEVELS, GreedyBot, RandomBot, SearchBot, make_bot
 from .cards import CARDS, COLORS, Card, deck_codes, shuffled_deck
 from .perspectives import seat_view, spectator_view
 from .record import BadRecord, Record, ReplayResult, replay, replay_text
@@ -13,6 +13,7 @@ from .state import GameState
 __all__ = [
     "CARDS",
     "COLORS",
+    "LEVELS",
     "Action",
     "BadRecord",
     "Card",
@@ -23,6 +24,7 @@ __all__ = [
     "RandomBot",
     "Record",
     "ReplayResult",
+    "SearchBot",
     "deck_codes",
     "make_bot",
     "play",

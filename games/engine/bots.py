@@ -194,14 +194,14 @@ class MediumBot(SearchBot):
 
 
 class HardBot(SearchBot):
-    """Thinks ahead and reads what the others cannot hold."""
+    """Thinks further ahead."""
 
     name = "hard"
     playouts = HARD_PLAYOUTS
 
 
 class ExpertBot(SearchBot):
-    """Thinks furthest ahead."""
+    """Thinks furthest ahead, and takes a smaller edge for a real one."""
 
     name = "expert"
     playouts = EXPERT_PLAYOUTS
@@ -219,9 +219,9 @@ class Level(NamedTuple):
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "Beginner", "Plays any card it may, at random."),
     Level("easy", "Easy", "Plays its best-looking card, keeps a King and a Breaker for defence."),
-    Level("medium", "Medium", "Tries out its moves on a few guesses of the hidden cards."),
-    Level("hard", "Hard", "Tries its moves on many guesses and reads what you cannot hold."),
-    Level("expert", "Expert", "Thinks hardest: the strongest player on the site."),
+    Level("medium", "Medium", "Plays its moves out on a few guesses of the hidden cards."),
+    Level("hard", "Hard", "Plays its moves out on three times as many guesses."),
+    Level("expert", "Expert", "Plays its moves out on the most guesses: the strongest bot."),
 )
 
 BOTS: dict[str, type[Bot]] = {

@@ -10,9 +10,10 @@ followed probably holds nothing that follows).
 To search, the unseen cards (the deck less the seat's own hand and the discard pile) are dealt at
 random into the other hands, by their known sizes and within what was learnt, and into the draw
 pile: one *determinization* of the game. Every candidate move is played out from the same
-determinizations to the end of the game by a quick policy, and the candidates that win least are
-dropped round by round (sequential halving), so that the budget goes to the close calls. The
-budget is a number of playouts, not a time, so a seed always gives the same move.
+determinizations to the end of the game by a quick policy, the candidates that win least are
+dropped round by round (sequential halving) so that the budget goes to the close calls, and the
+policy's own choice stands unless another move clearly beat it. The budget is a number of
+playouts, not a time, so a seed always gives the same move.
 """
 
 from __future__ import annotations
