@@ -186,7 +186,12 @@ def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime
         to_act = [seats[position] for position in engine.seats_to_act()]
         bot_seat = next((seat for seat in to_act if seat.bot), None)
         if bot_seat is not None:
-            return BotTurn(game.pk, game.version, bot_seat.position, bot_seat.bot, game.state)
+            history = None
+            if thinking.learns_from_the_table(bot_seat.bot):
+                history = game.record().dumps()
+            return BotTurn(
+                game.pk, game.version, bot_seat.position, bot_seat.bot, game.state, history
+            )
         if not _play_timeout(game, engine, seats, to_act, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
             schedule(game, engine, now, seats=seats)

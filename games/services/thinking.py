@@ -18,7 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import GameState, make_bot
+from games.engine import Action, GameState, Record, make_bot
+from games.engine.bots import BOTS, Bot
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,34 @@ class BotTurn:
     position: int
     kind: str
     snapshot: dict[str, Any]
+    # The game's record so far (taki-record/1 JSON), for a bot that learns from what the others
+    # did (``learns_from_the_table``); it watches the game again, move by move, before choosing.
+    history: str | None = None
+
+
+def learns_from_the_table(kind: str) -> bool:
+    """Whether the bot ``kind`` reads the others' moves as they are played (``Bot.observe``): a
+    player who drew instead of following a colour probably holds none of it."""
+    bot = BOTS.get(kind)
+    return bot is not None and bot.observe is not Bot.observe
 
 
 def choose(turn: BotTurn) -> dict[str, Any]:
     """The bot's choice for ``turn``, as the action's JSON (``Action.to_json``)."""
-    game = GameState.from_snapshot(turn.snapshot)
-    return make_bot(turn.kind, random.Random()).choose(game, turn.position).to_json()
+    bot = make_bot(turn.kind, random.Random())
+    if turn.history is None:
+        game = GameState.from_snapshot(turn.snapshot)
+    else:
+        game = _watched_again(bot, Record.loads(turn.history))
+    return bot.choose(game, turn.position).to_json()
+
+
+def _watched_again(bot: Bot, record: Record) -> GameState:
+    """The game of ``record`` played again from its deal, ``bot`` watching every move as it
+    would have at the table (it reads only what is public: ``Bot.observe``)."""
+    game = record.new_game()
+    for raw in record.actions:
+        action = Action.from_json(raw, game.players)
+        bot.observe(game, action)
+        game.apply(action)
+    return game

@@ -23,6 +23,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import clock
+from games.engine import Record, SearchBot
 from games.models import Game, Move
 from games.services import history, moves, tables, thinking
 from tests.services.slow_bots import SECONDS, slow_choose
@@ -405,3 +406,41 @@ def test_a_choice_made_before_the_same_bots_last_move_is_not_applied(alice, rig)
     game.refresh_from_db()
     assert game.version == 1
     assert game.engine().seats_to_act() == [1]  # still the bot's run: red:6 would be legal
+
+
+@pytest.mark.django_db
+def test_a_bot_that_learns_from_the_table_watches_every_move_before_it_chooses(
+    alice, rig, monkeypatch
+) -> None:
+    table = tables.create_table(
+        alice, name="Bots", seat_count=3, bot_seats=2, bot_kind="hard", turn_seconds=None
+    )
+    tables.start_game(table.pk, alice)
+    game = rig(table, HANDS, first_player=1)
+    later = timezone.now() + timedelta(seconds=5)
+    first = moves.advance_step(game.pk, later)
+    assert moves.play_bot_move(first, thinking.choose(first), later)
+    watched = []
+    monkeypatch.setattr(
+        SearchBot, "observe", lambda bot, state, action: watched.append(action.to_json())
+    )
+
+    later += timedelta(seconds=5)  # past the first move's bot delay
+    turn = moves.advance_step(game.pk, later)
+    choice = thinking.choose(turn)
+
+    game.refresh_from_db()
+    assert Record.loads(turn.history).actions == game.record().actions  # the game so far
+    assert watched == game.record().actions
+    assert moves.play_bot_move(turn, choice, later)
+
+
+@pytest.mark.django_db
+def test_a_bot_that_does_not_learn_is_given_no_history(alice, rig) -> None:
+    table = tables.create_table(alice, name="Bots", seat_count=3, bot_seats=2, turn_seconds=None)
+    tables.start_game(table.pk, alice)
+    game = rig(table, HANDS, first_player=1)
+
+    turn = moves.advance_step(game.pk, timezone.now() + timedelta(seconds=5))
+
+    assert turn.kind == "greedy" and turn.history is None
