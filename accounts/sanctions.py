@@ -57,7 +57,9 @@ def refuse_if_active(user: AbstractBaseUser | None, kind: str) -> None:
     if sanction.ends_at is None:
         raise Sanctioned(kind, str(for_good))
     ends = formats.date_format(timezone.localtime(sanction.ends_at), "DATETIME_FORMAT")
-    raise Sanctioned(kind, until % {"until": ends})
+    words = until % {"until": ends}
+    # A time that ends its sentence says its own full stop ("until 5:30 p.m.").
+    raise Sanctioned(kind, words[:-1] if words.endswith("..") else words)
 
 
 def end_lapsed_ban(user: AbstractBaseUser) -> bool:

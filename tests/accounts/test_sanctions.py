@@ -43,8 +43,8 @@ def test_it_says_until_when_a_chat_mute_holds(dana, settings) -> None:
     with pytest.raises(Sanctioned) as refusal:
         refuse_if_active(dana, CHAT_MUTE)
 
-    until = "March 4, 2099, 5:06 a.m."
-    assert refusal.value.message == f"A moderator has muted your chat until {until}."
+    until = "March 4, 2099, 5:06 a.m."  # its own full stop ends the sentence: no second one
+    assert refusal.value.message == f"A moderator has muted your chat until {until}"
 
 
 def test_it_names_the_longest_of_several_sanctions_a_permanent_one_first(dana) -> None:
