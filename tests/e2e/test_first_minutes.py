@@ -187,6 +187,7 @@ def test_on_a_phone_last_card_is_explained_and_the_hand_heading_is_whole(
     page = sign_up(make_context(PHONE, phone=True), site_server.url, unique_name("phone"))
     bot_game(site_server, page, RUN_TO_ONE, leading="red:9")
     head = page.locator(f"{HAND} .hand-panel__head h2")
+    expect(page.locator(HAND_CARDS).first).to_be_visible()  # drawn and laid out, not mid-swap
     cards_top = page_top(page, HAND_CARDS)
     for code in ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6"]:
         play_card(page, code)

@@ -180,8 +180,10 @@ def test_a_dropped_socket_reconnects_and_the_page_comes_back_as_it_was(
 
 
 def test_a_chat_line_posted_while_the_page_was_reconnecting_shows_without_a_reload(
-    restartable_site, new_context
+    restartable_site, new_context, console
 ) -> None:
+    console.expect(r"WebSocket connection to '\S+/ws/tables/\d+/' failed")
+    console.expect(r": \[object Event\]$")  # htmx's report of that socket's error
     site = restartable_site
     table_id, alice, bob, _ = two_player_game(site, new_context)
     mark_page(bob)
