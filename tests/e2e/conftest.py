@@ -6,8 +6,9 @@ developer's machine, but fail under CI, where a skipped browser test would hide 
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from tests.e2e.console import ConsoleWatch
 from tests.e2e.site_server import ROOT, SiteServer
 
 ARTIFACTS = ROOT / "test-artifacts"
+LAPTOP = {"width": 1366, "height": 768}
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -122,6 +124,25 @@ def new_context(browser):
 
     def make():
         context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def make_context(browser) -> Iterator[Callable[..., Any]]:
+    """Browser contexts of a chosen size, a laptop's by default; ``phone=True`` makes one a
+    touch screen at a phone's pixel density."""
+    contexts = []
+
+    def make(viewport: dict[str, int] = LAPTOP, phone: bool = False) -> Any:
+        options: dict[str, Any] = {"viewport": viewport}
+        if phone:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = browser.new_context(**options)
         contexts.append(context)
         return context
 

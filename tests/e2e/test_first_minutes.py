@@ -10,10 +10,9 @@ Screenshots: test-artifacts/e2e-first-*.png.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.axe import assert_accessible
 from tests.e2e.pages import (
@@ -36,23 +35,6 @@ PHONE = {"width": 390, "height": 844}
 
 # What a player needs on their turn: the whole hand, the pile, whose turn it is, the buttons.
 TURN_PARTS = (f"{HAND} .hand", ".board__piles", ".board__turn", f"{HAND} .controls")
-
-
-@pytest.fixture
-def make_context(browser) -> Iterator[Callable[..., BrowserContext]]:
-    contexts = []
-
-    def make(viewport: dict[str, int], phone: bool = False) -> BrowserContext:
-        options = {"viewport": viewport}
-        if phone:
-            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
-        context = browser.new_context(**options)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def box_in_view(page: Page, selector: str) -> dict[str, float]:

@@ -10,10 +10,9 @@ moves. Screenshots: test-artifacts/e2e-feel-*.png.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.axe import assert_accessible
 from tests.e2e.pages import (
@@ -60,23 +59,6 @@ ALL_RED = [
     ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
     NUMBERS[0:8],
 ]
-
-
-@pytest.fixture
-def make_context(browser) -> Iterator[Callable[..., BrowserContext]]:
-    contexts = []
-
-    def make(viewport: dict[str, int] = DESKTOP, phone: bool = False) -> BrowserContext:
-        options = {"viewport": viewport}
-        if phone:
-            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
-        context = browser.new_context(**options)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def bot_game(site, page: Page, hands: list[list[str]], leading: str) -> int:

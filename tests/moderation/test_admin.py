@@ -45,15 +45,6 @@ def player_client(carol) -> Client:
     return client
 
 
-@pytest.fixture
-def running(alice, bob, make_table) -> Table:
-    table = make_table(name="Running", players=[bob], start=True, turn_seconds=None)
-    game = Game.objects.get(table=table)
-    seat = game.engine().seats_to_act()[0]
-    moves.submit_action(table.pk, [alice, bob][seat], {"type": "draw", "version": 0})
-    return table
-
-
 def changelist(model: str) -> str:
     return reverse(f"admin:{model}_changelist")
 

@@ -16,7 +16,7 @@ from accounts.models import Sanction
 from games.models import ChatMessage, Game, GameVerification, Move, Table
 from games.moderation.models import ModerationLog, Report
 from games.moderation.permissions import may_act_on
-from games.services import moves, tables
+from games.services import tables
 from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -47,15 +47,6 @@ def root_client(root) -> Client:
     client = Client()
     client.force_login(root)
     return client
-
-
-@pytest.fixture
-def running(alice, bob, make_table) -> Table:
-    table = make_table(name="Running", players=[bob], start=True, turn_seconds=None)
-    game = Game.objects.get(table=table)
-    seat = game.engine().seats_to_act()[0]
-    moves.submit_action(table.pk, [alice, bob][seat], {"type": "draw", "version": 0})
-    return table
 
 
 def actions_url(model: str) -> str:
