@@ -22,6 +22,10 @@ MODE_CHOICES = (
     ("standard", _("Standard: first to empty their hand wins")),
     ("tournament", _("Tournament: eight stages (R22)")),
 )
+RATED_CHOICES = (
+    ("rated", _("Rated: the result changes the players' ratings")),
+    ("casual", _("Casual: for fun, no rating changes")),
+)
 VISIBILITY_CHOICES = (
     ("public", _("Public: listed in the lobby")),
     ("private", _("Private: joined by its link only")),
@@ -63,6 +67,14 @@ class TableForm(forms.Form):
         initial="public",
         widget=forms.RadioSelect,
     )
+    rated = forms.ChoiceField(
+        label=_("Rated or casual"),
+        help_text=_("A table with bots is always casual."),
+        choices=RATED_CHOICES,
+        initial="rated",
+        required=False,  # left out: rated when public (services.tables.create_table)
+        widget=forms.RadioSelect,
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -89,4 +101,5 @@ class TableForm(forms.Form):
             "turn_seconds": data["turn_seconds"],
             "public": data["visibility"] == "public",
             "bot_seats": data["bot_seats"],
+            "rated": {"rated": True, "casual": False}.get(data["rated"]),
         }
