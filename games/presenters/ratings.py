@@ -168,3 +168,21 @@ def leaderboard(mode: str) -> list[LeaderboardRow]:
         LeaderboardRow(place, row.user.get_username(), ratings.shown(row.mu), row.games)
         for place, row in enumerate(rows, start=1)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRatingChange:
+    """What a finished game did to one player's rating, for its page."""
+
+    username: str
+    rating: int
+    change: str
+
+
+def game_rating_changes(game: Game) -> list[GameRatingChange]:
+    """A finished rated game's rating changes, the winner's first."""
+    rows = RatingChange.objects.filter(game=game).select_related("user").order_by("rank", "pk")
+    return [
+        GameRatingChange(row.user.get_username(), row.shown_after, signed(row.delta))
+        for row in rows
+    ]
