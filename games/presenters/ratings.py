@@ -186,3 +186,16 @@ def game_rating_changes(game: Game) -> list[GameRatingChange]:
         GameRatingChange(row.user.get_username(), row.shown_after, signed(row.delta))
         for row in rows
     ]
+
+
+def host_ratings(tables: Iterable[Table]) -> dict[int, str]:
+    """The label of each rated table's host's rating in the table's mode, by table id."""
+    rated = [table for table in tables if table.rated]
+    if not rated:
+        return {}
+    rows = Rating.objects.filter(user_id__in={table.host_id for table in rated})
+    found = {(row.user_id, row.mode): ratings.label(row.mu, row.sigma) for row in rows}
+    return {
+        table.pk: found.get((table.host_id, ratings.mode_of(table)), ratings.newcomer_label())
+        for table in rated
+    }

@@ -151,3 +151,18 @@ def test_the_table_form_offers_rated_or_casual(client: Client, alice) -> None:
         "Casual night": False,
         "Serious": True,
     }
+
+
+def test_the_lobby_shows_each_rated_tables_host_rating(
+    client: Client, make_table, alice, bob
+) -> None:
+    rate(alice, mu=26.0, sigma=5.0)
+    make_table(name="Serious")
+    make_table(host=bob, name="For fun", rated=False)
+
+    page = client.get(reverse("games:home")).content.decode()
+
+    serious = page.split("Serious")[1].split("</tr>")[0]
+    assert "alice <span" in serious and ">1540</span>" in serious and "rated" in serious
+    fun = page.split("For fun")[1].split("</tr>")[0]
+    assert "seat__rating" not in fun and "casual" in fun
