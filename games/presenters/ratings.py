@@ -50,16 +50,19 @@ def seat_ratings(table: Table, game: Game | None, people: Iterable[int]) -> dict
     if not table.rated or not people:
         return {}
     if game is not None and game.finished_at is not None and game.winner is not None:
-        return {
-            change.user_id: SeatRating(
-                ratings.label(change.mu_after, change.sigma_after), change.delta
-            )
-            for change in RatingChange.objects.filter(game_id=game.pk)
-        }
+        return changes_shown(RatingChange.objects.filter(game_id=game.pk))
     rows = Rating.objects.filter(user_id__in=people, mode=ratings.mode_of(table))
     found = {row.user_id: SeatRating(ratings.label(row.mu, row.sigma)) for row in rows}
     newcomer = SeatRating(ratings.newcomer_label())
     return {person: found.get(person, newcomer) for person in people}
+
+
+def changes_shown(changes: Iterable[RatingChange]) -> dict[int, SeatRating]:
+    """A finished game's rating changes as the seats show them, by user id."""
+    return {
+        change.user_id: SeatRating(ratings.label(change.mu_after, change.sigma_after), change.delta)
+        for change in changes
+    }
 
 
 @dataclass(frozen=True, slots=True)

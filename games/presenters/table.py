@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.engine import GameState, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
-from games.presenters.ratings import SeatRating, seat_ratings
+from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
 from games.presenters.words import bot_for
 from games.services import broadcast, store
 
@@ -210,11 +210,9 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
     if held != (state.game.version - 1, state.previous_digest):
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
-    if state.game.finished:  # the last move rated the players: their changes are read once
-        people = [seat.user_id or seat.replaced_user_id for seat in state.seats]
-        shown = seat_ratings(state.table, state.game, people)
-    else:
-        shown = {seat.person_id: seat.rating for seat in previous.seats if seat.rating}
+    shown = {seat.person_id: seat.rating for seat in previous.seats if seat.rating}
+    # The last move of a rated game rated its players: the move path holds their changes.
+    shown.update(changes_shown(getattr(state.game, "new_rating_changes", ())))
     view = _assemble(
         state.table,
         state.game,

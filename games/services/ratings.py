@@ -157,6 +157,9 @@ def rate_game(table: Table, game: Game | None, *, won: bool) -> list[RatingChang
         row.updated_at = game.finished_at
         row.save()
     RatingChange.objects.bulk_create(changes)
+    # Kept on the game the move path holds, so that the push after the last move can show the
+    # changes without reading them back (presenters.table.view_after_move).
+    game.new_rating_changes = changes
     return changes
 
 

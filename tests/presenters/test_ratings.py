@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import presenters
 from games.models import Game
 from games.presenters.ratings import chart, signed
-from games.services import moves
+from games.services import broadcast, moves
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +76,47 @@ def test_the_chart_is_an_svg_without_inline_style() -> None:
     assert svg.startswith("<svg") and "polyline" in svg
     assert "style=" not in svg
     assert chart([], "Duel") == ""
+
+
+@pytest.fixture
+def states(monkeypatch) -> list[broadcast.TableState]:
+    """The table states the move path hands to the broadcast, in order."""
+    seen: list[broadcast.TableState] = []
+    table_changed = broadcast.table_changed
+
+    def keep(table_id, version=None, state=None):
+        if state is not None:
+            seen.append(state)
+        table_changed(table_id, version, state)
+
+    monkeypatch.setattr(broadcast, "table_changed", keep)
+    return seen
+
+
+def test_the_push_after_the_last_move_of_a_rated_game_shows_the_changes_without_a_query(
+    make_table, alice, bob, rig, states
+) -> None:
+    """The socket's hub builds the view after a move without the database, in its event loop:
+    the move that ends a rated game hands it the rating changes it wrote."""
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    rig(table, RUN, leading="red:9")
+    for card in RUN[0][:6]:
+        version = Game.objects.get(table=table).version
+        moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
+    previous = presenters.read_table(table.pk)
+    for card in RUN[0][6:]:
+        version = Game.objects.get(table=table).version
+        moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
+        previous_view = presenters.view_after_move(states[-1], previous)
+        if not states[-1].game.finished:
+            assert previous_view is not None  # a move before the last one reads nothing
+            assert previous_view.seats[0].rating.label == "1500?"
+            previous = previous_view
+    assert states[-1].game.finished
+    with CaptureQueriesContext(connection) as queries:
+        pushed = presenters.view_after_move(states[-1], previous)
+    assert len(queries) == 0
+    game = Game.objects.get(table=table)
+    assert [seat.rating.change for seat in pushed.seats] == [
+        game.rating_changes.get(user=user).delta for user in (alice, bob)
+    ]
