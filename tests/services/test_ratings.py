@@ -19,7 +19,6 @@ from games.moderation import actions
 from games.moderation.models import ModerationLog
 from games.services import moves, ratings, tables
 from games.services.errors import ServiceError
-from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -318,6 +317,9 @@ def test_a_seat_begun_by_a_bot_keeps_a_game_casual_even_on_a_rated_table(
 ) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
     Seat.objects.filter(table=table, position=1).update(user=None, bot="random")
-    Table.objects.filter(pk=table.pk).update(rated=True)
-    play_to_the_end(Table.objects.get(pk=table.pk))
-    assert not RatingChange.objects.exists()
+    game = Game.objects.get(table=table)
+    game.winner, game.finished_at = 0, timezone.now()
+
+    assert table.rated
+    assert ratings.rate_game(table, game, won=True) == []
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
