@@ -166,3 +166,19 @@ def test_the_lobby_shows_each_rated_tables_host_rating(
     assert "alice <span" in serious and ">1540</span>" in serious and "rated" in serious
     fun = page.split("For fun")[1].split("</tr>")[0]
     assert "seat__rating" not in fun and "casual" in fun
+
+
+def test_a_moderator_voids_a_games_rating_from_the_games_admin_with_a_reason(
+    client: Client, make_table, rig, alice, bob, moderator
+) -> None:
+    game = won_rated_game(make_table, rig, alice, bob)
+    client.force_login(moderator)
+    url = reverse("admin:games_game_changelist")
+    data = {"action": "void_ratings", "_selected_action": [game.pk]}
+
+    client.post(url, {**data, "reason": ""})
+    assert not Game.objects.get(pk=game.pk).rating_voided_at
+
+    client.post(url, {**data, "reason": "alice and bob are one person"})
+    assert Game.objects.get(pk=game.pk).rating_voided_at is not None
+    assert not Rating.objects.exists()
