@@ -69,8 +69,18 @@ class TableAdmin(admin.ModelAdmin):
     """Tables are read for moderation; they change through the services (a running table's
     seats and settings belong to its game) and the abort action only."""
 
-    list_display = ("name", "host", "status", "seats", "tournament", "public", "page", "created_at")
-    list_filter = ("status", "tournament", "public", "created_at")
+    list_display = (
+        "name",
+        "host",
+        "status",
+        "seats",
+        "tournament",
+        "public",
+        "rated",
+        "page",
+        "created_at",
+    )
+    list_filter = ("status", "tournament", "public", "rated", "created_at")
     list_select_related = ("host",)
     search_fields = ("name", "host__username")
     fields = (
@@ -80,6 +90,7 @@ class TableAdmin(admin.ModelAdmin):
         "tournament",
         "turn_seconds",
         "public",
+        "rated",
         "status",
         "created_at",
         "page",
@@ -143,6 +154,7 @@ class GameAdmin(ReadOnlyAdmin):
         "winner",
         "started_at",
         "finished_at",
+        "rating_voided_at",
         "next_due",
         "turn_deadline",
         "move_log",
@@ -150,7 +162,8 @@ class GameAdmin(ReadOnlyAdmin):
         "record",
     )
     readonly_fields = fields
-    actions = ("verify_games",)
+    actions = ("verify_games", "void_ratings")
+    action_form = ReasonActionForm
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).defer("deck", "state")  # large, and secret
@@ -218,6 +231,27 @@ class GameAdmin(ReadOnlyAdmin):
             )
         else:
             self.message_user(request, _("Every selected game verifies."), messages.SUCCESS)
+
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        # A game is never edited; the change permission serves voiding its rating alone.
+        return request.user.has_perm("games.change_game")
+
+    @admin.action(description=_("Void the rating of the selected games"), permissions=["void"])
+    def void_ratings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        reason = action_reason(self, request)
+        if reason is None:
+            return
+        voided = sum(moderation.void_rating(request.user, game, reason) for game in queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d game's rating voided: every rating was computed again without it.",
+                "%(count)d games' ratings voided: every rating was computed again without them.",
+                voided,
+            )
+            % {"count": voided},
+            messages.SUCCESS if voided else messages.WARNING,
+        )
 
 
 @admin.register(Move)

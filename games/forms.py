@@ -24,6 +24,11 @@ MODE_CHOICES = (
 )
 # A request that names no level (a page from before the levels) keeps the greedy bot it had.
 UNNAMED_BOT = "greedy"
+
+RATED_CHOICES = (
+    ("rated", _("Rated: the result changes the players' ratings")),
+    ("casual", _("Casual: for fun, no rating changes")),
+)
 VISIBILITY_CHOICES = (
     ("public", _("Public: listed in the lobby")),
     ("private", _("Private: joined by its link only")),
@@ -71,6 +76,14 @@ class TableForm(forms.Form):
         initial="public",
         widget=forms.RadioSelect,
     )
+    rated = forms.ChoiceField(
+        label=_("Rated or casual"),
+        help_text=_("A table with bots is always casual."),
+        choices=RATED_CHOICES,
+        initial="rated",
+        required=False,  # left out: rated when public (services.tables.create_table)
+        widget=forms.RadioSelect,
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -98,4 +111,5 @@ class TableForm(forms.Form):
             "public": data["visibility"] == "public",
             "bot_seats": data["bot_seats"],
             "bot_kind": data["bot_kind"] or UNNAMED_BOT,
+            "rated": {"rated": True, "casual": False}.get(data["rated"]),
         }

@@ -31,6 +31,7 @@ urlpatterns = [
     path("games/mine/", views.my_games, name="my_games"),
     path("games/live/", views.watch, name="watch"),
     path("rules/", views.rules, name="rules"),
+    path("leaderboards/", players.leaderboards, name="leaderboards"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/<int:game_id>/", views.finished_game, name="finished_game"),
     path("games/<int:game_id>/record.json", views.record_json, name="record_json"),

@@ -21,7 +21,7 @@ from accounts.usernames import username_taken, validate_username
 from games.models import ChatMessage, Game, GameVerification, Table
 from games.moderation.models import ModerationLog, Report
 from games.moderation.permissions import refuse_unless_may_act_on
-from games.services import broadcast, history, tables
+from games.services import broadcast, history, ratings, tables
 from games.services.errors import ServiceError
 
 User = AbstractBaseUser
@@ -305,6 +305,21 @@ def abort(actor: User, table: Table, reason: str) -> bool:
         if not tables.abort_table(table.pk):
             return False
         log(actor, Action.ABORT, target=table.host, obj=table, reason=reason)
+    return True
+
+
+def void_rating(actor: User, game: Game, reason: str) -> bool:
+    """Take a rated game out of its players' ratings (a cheat, a collusion found later): every
+    rating is computed again without it. False if it changed no rating (casual, not won, or
+    voided already); nothing is logged then.
+
+    :raises ServiceError: ``bad_request`` without a reason.
+    """
+    reason = _require_reason(reason)
+    with transaction.atomic():
+        if not ratings.void(game):
+            return False
+        log(actor, Action.VOID_RATING, obj=game, reason=reason)
     return True
 
 

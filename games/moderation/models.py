@@ -99,6 +99,7 @@ class ModerationLog(models.Model):
         UNBAN = "unban", _("Unbanned a player")
         WATCH = "watch", _("Watched a table")
         VERIFY = "verify", _("Verified a game")
+        VOID_RATING = "void_rating", _("Voided a game's rating")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True

@@ -8,6 +8,7 @@ from typing import Any
 from games.engine import spectator_view
 from games.models import Game
 from games.presenters import listings
+from games.presenters.ratings import game_rating_changes
 from games.presenters.table import board_view
 from games.presenters.words import describe_move
 from games.services import replays
@@ -46,6 +47,7 @@ def finished_game_context(game: Game, step: int | None) -> dict[str, Any]:
         "duration_minutes": int(duration.total_seconds() // 60) if duration else None,
         "duration_seconds": int(duration.total_seconds() % 60) if duration else None,
         "moves": lines,
+        "rating_changes": game_rating_changes(game) if game.table.rated else [],
         **replay_context(game, total if step is None else step, players),
     }
 

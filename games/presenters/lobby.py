@@ -8,6 +8,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.presenters.ratings import host_ratings
 from games.services import tables
 from games.services.access import signed_in_id
 
@@ -16,7 +17,11 @@ def lobby_context(page: int = 1) -> dict[str, Any]:
     """What ``games/partials/lobby_tables.html`` draws: a page of the open public tables."""
     pages = tables.lobby_pages()
     page = min(page, pages)
-    return {"lobby_tables": tables.lobby_tables(page), "lobby_page": page, "lobby_pages": pages}
+    rows = tables.lobby_tables(page)
+    shown = host_ratings(rows)
+    for row in rows:
+        row.host_rating = shown.get(row.pk, "")  # beside the host's name, at a rated table
+    return {"lobby_tables": rows, "lobby_page": page, "lobby_pages": pages}
 
 
 @dataclass(frozen=True)

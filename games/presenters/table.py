@@ -7,7 +7,7 @@ it sees, and the sockets of that table share it; a seated player's hand
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.engine import GameState, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
+from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
 from games.presenters.words import bot_for
 from games.services import broadcast, store
 
@@ -47,6 +48,9 @@ class SeatView:
     replaced: str = ""
     replaced_because: str = ""
     replaced_at: int | None = None
+    # A person's rating at a rated table, and the change the game made once it is over.
+    rating: SeatRating | None = None
+    person_id: int | None = None  # who sits here, or sat before a bot took over
 
     @property
     def is_bot(self) -> bool:
@@ -187,7 +191,8 @@ def read_table(table_id: int) -> TableView:
     states = broadcast.seat_states(seats)
     online = broadcast.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
-    return _assemble(table, game, engine, states, tuple(recent), online)
+    shown = seat_ratings(table, game, [seat.user_id or seat.replaced_user_id for seat in states])
+    return _assemble(table, game, engine, states, tuple(recent), online, shown)
 
 
 def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
@@ -205,8 +210,18 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
     if held != (state.game.version - 1, state.previous_digest):
         return None
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
+    shown = {seat.person_id: seat.rating for seat in previous.seats if seat.rating}
+    # The last move of a rated game rated its players: the move path holds their changes.
+    shown.update(changes_shown(getattr(state.game, "new_rating_changes", ())))
     view = _assemble(
-        state.table, state.game, state.engine, state.seats, recent, state.online, extras=False
+        state.table,
+        state.game,
+        state.engine,
+        state.seats,
+        recent,
+        state.online,
+        shown,
+        extras=False,
     )
     return replace(view, move_texts=previous.move_texts)
 
@@ -240,6 +255,7 @@ def _assemble(
     seats: Sequence[broadcast.SeatState],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
+    shown: Mapping[int | None, SeatRating] | None = None,
     *,
     extras: bool = True,
 ) -> TableView:
@@ -279,6 +295,8 @@ def _assemble(
                 replaced=replaced,
                 replaced_because=because if replaced else "",
                 replaced_at=seat.replaced_at if replaced else None,
+                rating=(shown or {}).get(user_id or seat.replaced_user_id),
+                person_id=user_id or seat.replaced_user_id,
             )
         )
     seat_views = tuple(seat_views)

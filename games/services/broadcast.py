@@ -62,6 +62,7 @@ class SeatState(NamedTuple):
     timeouts: int  # R23: turns timed out in a row
     replaced_because: str  # "" unless a bot took the seat over (Seat.Takeover)
     replaced_at: int | None  # how many moves had been played then
+    replaced_user_id: int | None = None  # the person a bot took the seat from
 
 
 def seat_states(seats: Iterable[Seat]) -> tuple[SeatState, ...]:
@@ -75,6 +76,7 @@ def seat_states(seats: Iterable[Seat]) -> tuple[SeatState, ...]:
             seat.timeouts,
             seat.replaced_because,
             seat.replaced_at,
+            seat.replaced_user_id,
         )
         for seat in seats
     )

@@ -6,6 +6,7 @@ the clock still owed the game, sends the pushes after commit (:mod:`games.servic
 and runs what follows a game's end (:func:`_after_finish`), as lila's ``Finisher`` ends every
 game in one place and publishes what follows.
 
+A rated game that is won updates its players' ratings here (:mod:`games.services.ratings`).
 What the statistics read is written here and when a bot takes a seat: the winning seat (a seat
 a bot took over wins for the bot, never for the person who left it: :mod:`games.services.stats`),
 the table's status, and each taken seat's ``replaced_user``, ``replaced_because`` and
@@ -18,7 +19,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from games.models import Game, Table
-from games.services import broadcast
+from games.services import broadcast, ratings
 
 
 class Ending(StrEnum):
@@ -87,6 +88,7 @@ def finish(
 
 
 def _after_finish(table: Table, game: Game | None, ending: Ending) -> None:
-    """What follows a game's end, in its transaction, once the result is written: the place
-    where the players' ratings will be updated (lila's ``PerfsUpdater``). Nothing yet: the
-    statistics are read from the result and the seats as they are now."""
+    """What follows a game's end, in its transaction, once the result is written: the players'
+    ratings (lila's ``PerfsUpdater``), for a rated game that was won. The statistics are read
+    from the result and the seats as they are now."""
+    ratings.rate_game(table, game, won=ending == Ending.WON)

@@ -53,6 +53,7 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
             tournament=old.tournament,
             turn_seconds=old.turn_seconds,
             public=False,
+            rated=old.rated,
             rematch_of=old,
         )
         Seat.objects.bulk_create(

@@ -47,7 +47,17 @@ GAME_FIELDS = (
     "winner",
     "finished_at",
 )
-TABLE_FIELDS = ("id", "name", "host_id", "seat_count", "turn_seconds", "public", "status")
+TABLE_FIELDS = (
+    "id",
+    "name",
+    "host_id",
+    "seat_count",
+    "turn_seconds",
+    "public",
+    "status",
+    "tournament",
+    "rated",  # the last move of a rated game rates its players (services.ratings)
+)
 SEAT_FIELDS = (
     "id",
     "table_id",
@@ -61,7 +71,7 @@ SEAT_FIELDS = (
 )
 USER_FIELDS = ("id", "username", "is_active")
 # What a table's sockets draw of it, and of its last moves (``read_table``).
-SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "tournament", "against_bots", "rematch_of_id")
+SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "against_bots", "rematch_of_id")
 RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 

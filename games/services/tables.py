@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import guests
 from accounts.models import Sanction
 from games.engine import GameState, shuffled_deck
 from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, Game, Seat, Table
@@ -46,13 +47,17 @@ def create_table(
     public: bool = True,
     bot_seats: int = 0,
     bot_kind: str = "greedy",
+    rated: bool | None = None,
 ) -> Table:
     """Open a table. The host takes seat 0; the last ``bot_seats`` seats go to bots.
+
+    ``rated``: whether its game changes the players' ratings; None chooses for the host, rated
+    when the table is public. A table with bots is casual whatever was asked (see ``_start``).
 
     :raises ServiceError: ``bad_request`` for a blank name or one with invisible characters, a
         seat count outside 2–10 (R3), more bots than free seats, an unknown bot or a turn time
         that is not positive; ``forbidden`` when the host already hosts
-        ``MAX_OPEN_TABLES_PER_HOST`` open tables.
+        ``MAX_OPEN_TABLES_PER_HOST`` open tables, or a guest asking for a rated table.
     """
     name = (name or "").strip()
     if not name:
@@ -70,6 +75,10 @@ def create_table(
     if turn_seconds is not None and turn_seconds <= 0:
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
     check_may_play(host)
+    if rated and guests.is_guest(host):
+        raise ServiceError("forbidden", _("Only signed-up players play rated games."))
+    if rated is None:
+        rated = public and not guests.is_guest(host)
     with transaction.atomic():
         check_open_tables(host)
         return _open_table(
@@ -81,6 +90,7 @@ def create_table(
             public=public,
             bot_seats=bot_seats,
             bot_kind=bot_kind,
+            rated=rated and bot_seats == 0,
         )
 
 
@@ -169,6 +179,8 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
             raise ServiceError("forbidden", _("You already sit at this table."))
         if not table.public and not invite_matches(table, invite):
             raise ServiceError("forbidden", _("This table is private: join it by its link."))
+        if table.rated and guests.is_guest(user):
+            raise ServiceError("forbidden", _("Only signed-up players play rated games."))
         seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
         if seat is None:
             raise ServiceError("table_full", _("This table is full."))
@@ -406,6 +418,11 @@ def _start(table: Table, now: datetime) -> Game:
     people = [seat.user for seat in filled if seat.user_id is not None]
     if len(people) == 1:
         check_bot_games(people[0])
+    # Only signed-up people play rated, and only against each other: a bot or a guest at the
+    # start makes the game casual for everyone.
+    if table.rated and (len(people) < len(filled) or any(map(guests.is_guest, people))):
+        table.rated = False
+        table.save(update_fields=["rated"])
     # Drop the empty seats and renumber the rest in order; two passes because positions are
     # unique per table.
     Seat.objects.filter(pk__in=[s.pk for s in seats if s.is_empty]).delete()

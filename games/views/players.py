@@ -1,4 +1,5 @@
-"""A player's page (their statistics and recent games), and trying the site as a guest."""
+"""A player's page (their statistics, ratings and recent games), the leaderboards, and trying
+the site as a guest."""
 
 from __future__ import annotations
 
@@ -12,6 +13,13 @@ from django.views.decorators.http import require_POST
 
 from accounts import guests, throttle
 from accounts.usernames import find_user
+from games.models import RatingMode
+from games.presenters.ratings import (
+    LEADERBOARD_ACTIVE,
+    LEADERBOARD_SIZE,
+    leaderboard,
+    player_ratings,
+)
 from games.services import stats, tables
 from games.services.errors import ServiceError
 
@@ -30,7 +38,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "stats": stats.player_stats(player, viewer=request.user),
             "games_left": stats.games_left(player),
+            "ratings": player_ratings(player),
         },
+    )
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """The best players of each mode among those who played rated lately."""
+    boards = [(mode, str(name), leaderboard(mode)) for mode, name in RatingMode.choices]
+    return render(
+        request,
+        "games/leaderboards.html",
+        {"boards": boards, "size": LEADERBOARD_SIZE, "days": LEADERBOARD_ACTIVE.days},
     )
 
 
