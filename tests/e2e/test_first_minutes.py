@@ -37,6 +37,17 @@ PHONE = {"width": 390, "height": 844}
 TURN_PARTS = (f"{HAND} .hand", ".board__piles", ".board__turn", f"{HAND} .controls")
 
 
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    """The element's box once it is laid out: a push may be swapping it in at that moment."""
+    element = page.locator(selector).first
+    for _attempt in range(100):
+        box = element.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} has no box")
+
+
 def box_in_view(page: Page, selector: str) -> dict[str, float]:
     """The element's box, asserted to lie whole within the window as it stands."""
     element = page.locator(selector).first
@@ -126,10 +137,10 @@ def test_leaving_opens_over_the_table_and_the_lobby_says_what_became_of_the_seat
     page = sign_up(make_context(LAPTOPS["1366x768"]), base, unique_name("leaver"))
     play_bots(page, base, 4)
     expect(page.locator(HAND_CARDS)).to_have_count(8, timeout=TIMEOUT)
-    seats_before = page.locator("#table-seats").bounding_box()
+    seats_before = box_of(page, "#table-seats")
     page.get_by_text("Leave the game", exact=True).click()
     expect(page.get_by_role("button", name="Yes, leave the game")).to_be_visible()
-    assert page.locator("#table-seats").bounding_box() == seats_before, "the table moved"
+    assert box_of(page, "#table-seats") == seats_before, "the table moved"
     page.get_by_role("button", name="Yes, leave the game").click()
     page.wait_for_url(base + "/")
     expect(page.locator(".messages")).to_contain_text("a bot plays your seat until it ends")
