@@ -24,21 +24,6 @@ User = get_user_model()
 
 
 @pytest.fixture
-def mod(db):
-    """A moderator: staff in the Moderators group, not a superuser."""
-    user = User.objects.create_user("mia", password="mia-password-1", is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderators"))
-    return user
-
-
-@pytest.fixture
-def mod_client(mod) -> Client:
-    client = Client()
-    client.force_login(mod)
-    return client
-
-
-@pytest.fixture
 def player_client(carol) -> Client:
     client = Client()
     client.force_login(carol)

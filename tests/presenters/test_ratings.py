@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games import presenters
 from games.models import Game
 from games.presenters.ratings import chart, signed
-from games.services import broadcast, moves
+from games.services import moves
 
 pytestmark = pytest.mark.django_db
 
@@ -76,21 +76,6 @@ def test_the_chart_is_an_svg_without_inline_style() -> None:
     assert svg.startswith("<svg") and "polyline" in svg
     assert "style=" not in svg
     assert chart([], "Duel") == ""
-
-
-@pytest.fixture
-def states(monkeypatch) -> list[broadcast.TableState]:
-    """The table states the move path hands to the broadcast, in order."""
-    seen: list[broadcast.TableState] = []
-    table_changed = broadcast.table_changed
-
-    def keep(table_id, version=None, state=None):
-        if state is not None:
-            seen.append(state)
-        table_changed(table_id, version, state)
-
-    monkeypatch.setattr(broadcast, "table_changed", keep)
-    return seen
 
 
 def test_the_push_after_the_last_move_of_a_rated_game_shows_the_changes_without_a_query(

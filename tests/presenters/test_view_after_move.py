@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
@@ -18,22 +17,7 @@ from games import presenters
 from games.engine import make_bot
 from games.models import Game
 from games.presenters import fragments as presenters_fragments
-from games.services import broadcast, moves
-
-
-@pytest.fixture
-def states(monkeypatch) -> list[broadcast.TableState]:
-    """The table states the move path hands to the broadcast, in order."""
-    seen: list[broadcast.TableState] = []
-    table_changed = broadcast.table_changed
-
-    def keep(table_id, version=None, state=None):
-        if state is not None:
-            seen.append(state)
-        table_changed(table_id, version, state)
-
-    monkeypatch.setattr(broadcast, "table_changed", keep)
-    return seen
+from games.services import moves
 
 
 def test_a_view_after_each_move_is_the_view_read_back(make_table, alice, bob, carol, states):
