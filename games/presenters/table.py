@@ -212,7 +212,7 @@ def view_after_move(state: broadcast.TableState, previous: TableView | None) -> 
     recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
     shown = {seat.person_id: seat.rating for seat in previous.seats if seat.rating}
     # The last move of a rated game rated its players: the move path holds their changes.
-    shown.update(changes_shown(getattr(state.game, "new_rating_changes", ())))
+    shown.update(changes_shown(state.rating_changes))
     view = _assemble(
         state.table,
         state.game,

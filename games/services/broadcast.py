@@ -27,7 +27,7 @@ from django.db import transaction
 
 if TYPE_CHECKING:
     from games.engine import GameState
-    from games.models import Game, Seat, Table
+    from games.models import Game, RatingChange, Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,9 @@ class TableState:
 
     ``move`` is the stored move as the table lists it (seq, seat, source, events, action);
     ``previous_digest`` is the digest of the move before, so a reader can check that the view it
-    builds on is the one this move followed; ``online`` the people with a socket at the table.
+    builds on is the one this move followed; ``online`` the people with a socket at the table;
+    ``rating_changes`` the players' rating changes when the move won a rated game (written in
+    its transaction), none on any other move.
     """
 
     table: Table
@@ -98,6 +100,7 @@ class TableState:
     move: dict[str, Any]
     previous_digest: str
     online: frozenset[int]
+    rating_changes: tuple[RatingChange, ...] = ()
 
 
 class TableListener(Protocol):

@@ -15,10 +15,11 @@ the table's status, and each taken seat's ``replaced_user``, ``replaced_because`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from games.models import Game, Table
+from games.models import Game, RatingChange, Table
 from games.services import broadcast, ratings
 
 
@@ -30,6 +31,15 @@ class Ending(StrEnum):
     ABANDONED = "abandoned"
     ABORTED = "aborted"  # a moderator stopped it (or an open table closed before any game)
     FORFEITED = "forfeited"  # a ban took its last person from it
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """What ending a game wrote: the game's fields changed (empty without a game), and each
+    player's rating change when a rated game was won (empty otherwise)."""
+
+    fields: tuple[str, ...] = ()
+    rating_changes: tuple[RatingChange, ...] = ()
 
 
 # The table's status after each ending. A game forfeited by a ban has nobody left to play it,
@@ -50,7 +60,7 @@ def finish(
     game: Game | None = None,
     winner: int | None = None,
     on_move: bool = False,
-) -> list[str]:
+) -> Ended:
     """End the game at ``table`` (or close a table that never started one): call it inside the
     transaction of whatever ended it, the table locked.
 
@@ -58,9 +68,10 @@ def finish(
     which waits for a move in flight. ``winner`` is the winning seat (``Ending.WON`` only).
     ``on_move``: the game was won by the move being stored; the move path writes the game's
     fields, returned here, with the move in its one statement, and pushes the table with the
-    state it holds, so no query is added to any move but the last.
+    state it holds, with the rating changes returned here, so no query is added to any move
+    but the last.
 
-    Returns the game's fields that were changed (empty without a game).
+    Returns the game's fields that were changed and the players' rating changes.
 
     :raises ValueError: a win without a winning seat, or a winning seat for another ending.
     """
@@ -80,15 +91,15 @@ def finish(
             fields.append("winner")
         if not on_move:
             game.save(update_fields=fields)
-    _after_finish(table, game, ending)
+    changes = _after_finish(table, game, ending)
     if not on_move:
         broadcast.table_changed(table.pk)
     broadcast.lobby_changed()
-    return fields
+    return Ended(tuple(fields), tuple(changes))
 
 
-def _after_finish(table: Table, game: Game | None, ending: Ending) -> None:
+def _after_finish(table: Table, game: Game | None, ending: Ending) -> list[RatingChange]:
     """What follows a game's end, in its transaction, once the result is written: the players'
-    ratings (lila's ``PerfsUpdater``), for a rated game that was won. The statistics are read
-    from the result and the seats as they are now."""
-    ratings.rate_game(table, game, won=ending == Ending.WON)
+    ratings (lila's ``PerfsUpdater``), for a rated game that was won; their changes are
+    returned. The statistics are read from the result and the seats as they are now."""
+    return ratings.rate_game(table, game, won=ending == Ending.WON)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Event, GameState, IllegalAction
-from games.models import Game, Move, Seat, Table
+from games.models import Game, Move, RatingChange, Seat, Table
 from games.services import broadcast, store, thinking
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
@@ -323,10 +323,12 @@ def _store_move(
     game.last_digest = digest
     fields = ["state", "version", "last_digest", "next_due", "turn_deadline"]
     table = game.table
+    rating_changes: tuple[RatingChange, ...] = ()
     if engine.finished:
         # The move won the game (R21): it ends here, its fields written with the move.
         ended = finish(table, Ending.WON, now=now, game=game, winner=engine.winner, on_move=True)
-        fields += [field for field in ended if field not in fields]
+        fields += [field for field in ended.fields if field not in fields]
+        rating_changes = ended.rating_changes
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
     store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
@@ -339,6 +341,7 @@ def _store_move(
         move={**move, "action": stored},
         previous_digest=previous_digest,
         online=frozenset(broadcast.connected_users(table.pk, people)),
+        rating_changes=rating_changes,
     )
     broadcast.table_changed(table.pk, game.version, state)
 

@@ -135,7 +135,9 @@ def _rate(
 def rate_game(table: Table, game: Game | None, *, won: bool) -> list[RatingChange]:
     """Update the ratings of a rated game's players as it ends: call it in the transaction that
     ends it, once the result is written. A casual game, one not won (abandoned, aborted,
-    forfeited) counts for no one."""
+    forfeited) counts for no one. Returns the changes written: the move that won the game
+    hands them to its push (``broadcast.TableState``), which shows them without reading them
+    back."""
     if not (won and table.rated and game is not None):
         return []
     seats = list(Seat.objects.filter(table=table).order_by("position"))
@@ -157,9 +159,6 @@ def rate_game(table: Table, game: Game | None, *, won: bool) -> list[RatingChang
         row.updated_at = game.finished_at
         row.save()
     RatingChange.objects.bulk_create(changes)
-    # Kept on the game the move path holds, so that the push after the last move can show the
-    # changes without reading them back (presenters.table.view_after_move).
-    game.new_rating_changes = changes
     return changes
 
 

@@ -17,7 +17,7 @@ from games.engine import make_bot
 from games.models import Game, Rating, RatingChange, RatingMode, Seat, Table
 from games.moderation import actions
 from games.moderation.models import ModerationLog
-from games.services import moves, ratings, tables
+from games.services import broadcast, moves, ratings, tables
 from games.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -167,6 +167,35 @@ def test_the_last_move_of_a_rated_game_rates_its_players(make_table, alice, bob,
         1,
     )
     assert alice_rating.sigma < ratings.MODEL.sigma
+
+
+def test_the_move_that_wins_a_rated_game_hands_its_rating_changes_to_the_push_in_its_state(
+    make_table, alice, bob, rig, monkeypatch
+) -> None:
+    handed: list[broadcast.TableState] = []
+    table_changed = broadcast.table_changed
+
+    def keep(table_id, version=None, state=None):
+        if state is not None:
+            handed.append(state)
+        table_changed(table_id, version, state)
+
+    monkeypatch.setattr(broadcast, "table_changed", keep)
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    rig(table, RUN, leading="red:9")
+
+    game = play_run(table, alice)
+
+    assert len(handed) == len(RUN[0])
+    assert all(state.rating_changes == () for state in handed[:-1])
+    last = handed[-1]
+    assert isinstance(last.rating_changes, tuple)
+    assert {(change.user_id, change.delta) for change in last.rating_changes} == {
+        (change.user_id, change.delta) for change in RatingChange.objects.filter(game=game)
+    }
+    assert {change.user_id for change in last.rating_changes} == {alice.pk, bob.pk}
+    # The game the push carries is the stored row's fields alone.
+    assert not hasattr(last.game, "new_rating_changes")
 
 
 def play_run_last(table: Table, user) -> Game:
