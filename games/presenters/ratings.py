@@ -52,7 +52,10 @@ def seat_ratings(table: Table, game: Game | None, people: Iterable[int]) -> dict
     if game is not None and game.finished_at is not None and game.winner is not None:
         return changes_shown(RatingChange.objects.filter(game_id=game.pk))
     rows = Rating.objects.filter(user_id__in=people, mode=ratings.mode_of(table))
-    found = {row.user_id: SeatRating(ratings.label(row.mu, row.sigma)) for row in rows}
+    found = {
+        user_id: SeatRating(ratings.label(mu, sigma))
+        for user_id, mu, sigma in rows.values_list("user_id", "mu", "sigma")
+    }
     newcomer = SeatRating(ratings.newcomer_label())
     return {person: found.get(person, newcomer) for person in people}
 
@@ -197,7 +200,10 @@ def host_ratings(tables: Iterable[Table]) -> dict[int, str]:
     if not rated:
         return {}
     rows = Rating.objects.filter(user_id__in={table.host_id for table in rated})
-    found = {(row.user_id, row.mode): ratings.label(row.mu, row.sigma) for row in rows}
+    found = {
+        (user_id, mode): ratings.label(mu, sigma)
+        for user_id, mode, mu, sigma in rows.values_list("user_id", "mode", "mu", "sigma")
+    }
     return {
         table.pk: found.get((table.host_id, ratings.mode_of(table)), ratings.newcomer_label())
         for table in rated

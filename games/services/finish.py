@@ -15,11 +15,12 @@ the table's status, and each taken seat's ``replaced_user``, ``replaced_because`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from games.models import Game, RatingChange, Table
+from games.models import Game, RatingChange, Seat, Table
 from games.services import broadcast, ratings
 
 
@@ -60,6 +61,7 @@ def finish(
     game: Game | None = None,
     winner: int | None = None,
     on_move: bool = False,
+    seats: Sequence[Seat] | None = None,
 ) -> Ended:
     """End the game at ``table`` (or close a table that never started one): call it inside the
     transaction of whatever ended it, the table locked.
@@ -69,7 +71,7 @@ def finish(
     ``on_move``: the game was won by the move being stored; the move path writes the game's
     fields, returned here, with the move in its one statement, and pushes the table with the
     state it holds, with the rating changes returned here, so no query is added to any move
-    but the last.
+    but the last. ``seats``: the table's seats in order, when the caller holds them.
 
     Returns the game's fields that were changed and the players' rating changes.
 
@@ -91,15 +93,17 @@ def finish(
             fields.append("winner")
         if not on_move:
             game.save(update_fields=fields)
-    changes = _after_finish(table, game, ending)
+    changes = _after_finish(table, game, ending, seats)
     if not on_move:
         broadcast.table_changed(table.pk)
     broadcast.lobby_changed()
     return Ended(tuple(fields), tuple(changes))
 
 
-def _after_finish(table: Table, game: Game | None, ending: Ending) -> list[RatingChange]:
+def _after_finish(
+    table: Table, game: Game | None, ending: Ending, seats: Sequence[Seat] | None
+) -> list[RatingChange]:
     """What follows a game's end, in its transaction, once the result is written: the players'
     ratings (lila's ``PerfsUpdater``), for a rated game that was won; their changes are
     returned. The statistics are read from the result and the seats as they are now."""
-    return ratings.rate_game(table, game, won=ending == Ending.WON)
+    return ratings.rate_game(table, game, won=ending == Ending.WON, seats=seats)

@@ -326,7 +326,9 @@ def _store_move(
     rating_changes: tuple[RatingChange, ...] = ()
     if engine.finished:
         # The move won the game (R21): it ends here, its fields written with the move.
-        ended = finish(table, Ending.WON, now=now, game=game, winner=engine.winner, on_move=True)
+        ended = finish(
+            table, Ending.WON, now=now, game=game, winner=engine.winner, on_move=True, seats=seats
+        )
         fields += [field for field in ended.fields if field not in fields]
         rating_changes = ended.rating_changes
     else:

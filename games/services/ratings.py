@@ -132,15 +132,22 @@ def _rate(
     return changes
 
 
-def rate_game(table: Table, game: Game | None, *, won: bool) -> list[RatingChange]:
+def rate_game(
+    table: Table, game: Game | None, *, won: bool, seats: Sequence[Seat] | None = None
+) -> list[RatingChange]:
     """Update the ratings of a rated game's players as it ends: call it in the transaction that
     ends it, once the result is written. A casual game, one not won (abandoned, aborted,
-    forfeited) counts for no one. Returns the changes written: the move that won the game
-    hands them to its push (``broadcast.TableState``), which shows them without reading them
-    back."""
+    forfeited) counts for no one. ``seats``, the table's seats in order, are those the caller
+    holds (the move path's); they are read otherwise.
+
+    Returns the changes written: the move that won the game hands them to its push
+    (``broadcast.TableState``), which shows them without reading them back. Three statements:
+    the ratings locked, the ratings written (updated, or created for newcomers), the changes.
+    """
     if not (won and table.rated and game is not None):
         return []
-    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).order_by("position"))
     people = _people(seats)
     if people is None:
         return []
@@ -152,12 +159,21 @@ def rate_game(table: Table, game: Game | None, *, won: bool) -> list[RatingChang
     }
     beliefs = {(uid, mode): _Belief(row.mu, row.sigma, row.games) for uid, row in rows.items()}
     changes = _rate(game, table, seats, beliefs)
+    known, new = [], []
     for change in changes:
         belief = beliefs[change.user_id, mode]
-        row = rows.get(change.user_id) or Rating(user_id=change.user_id, mode=mode)
+        row = rows.get(change.user_id)
+        if row is None:
+            row = Rating(user_id=change.user_id, mode=mode)
+            new.append(row)
+        else:
+            known.append(row)
         row.mu, row.sigma, row.games = belief.mu, belief.sigma, belief.games
         row.updated_at = game.finished_at
-        row.save()
+    if known:
+        Rating.objects.bulk_update(known, ["mu", "sigma", "games", "updated_at"])
+    if new:
+        Rating.objects.bulk_create(new)
     RatingChange.objects.bulk_create(changes)
     return changes
 

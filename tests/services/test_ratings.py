@@ -10,6 +10,8 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import guests
@@ -196,6 +198,33 @@ def test_the_move_that_wins_a_rated_game_hands_its_rating_changes_to_the_push_in
     assert {change.user_id for change in last.rating_changes} == {alice.pk, bob.pk}
     # The game the push carries is the stored row's fields alone.
     assert not hasattr(last.game, "new_rating_changes")
+
+
+def winning_move_statements(make_table, rig, host, other, *, rated: bool) -> int:
+    """How many statements the move that wins a rigged duel of ``host`` and ``other`` runs."""
+    table = make_table(host=host, players=[other], start=True, turn_seconds=None, rated=rated)
+    rig(table, RUN, leading="red:9")
+    for card in RUN[0][:7]:
+        version = Game.objects.get(table=table).version
+        moves.submit_action(table.pk, host, {"type": "play", "card": card, "version": version})
+    version = Game.objects.get(table=table).version
+    with CaptureQueriesContext(connection) as queries:
+        moves.submit_action(table.pk, host, {"type": "play", "card": "red:8", "version": version})
+    assert Game.objects.get(table=table).finished
+    return len(queries)
+
+
+def test_rating_a_won_duel_adds_three_statements_to_its_last_move(
+    make_table, alice, bob, rig
+) -> None:
+    casual = winning_move_statements(make_table, rig, alice, bob, rated=False)
+    # Newcomers' ratings are created; then the same two players' are updated.
+    first = winning_move_statements(make_table, rig, alice, bob, rated=True)
+    second = winning_move_statements(make_table, rig, bob, alice, rated=True)
+
+    # The ratings locked, the ratings written, the changes: the seats are the move path's.
+    assert first - casual == second - casual == 3
+    assert Rating.objects.filter(games=2).count() == 2
 
 
 def play_run_last(table: Table, user) -> Game:
