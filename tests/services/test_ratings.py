@@ -25,9 +25,9 @@ from games.services.errors import ServiceError
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-# Games played through the move path: enough for every person to meet most others in each
-# mode, few enough to stay near twenty seconds (each game is about seventy moves).
-GAMES = 80
+# Games between a dozen people for the recompute: enough for each to meet every other often in
+# each mode (each game's last moves go through the move path; see ``fast_forward``).
+GAMES = 320
 
 # Seat 0 empties their hand in one red TAKI run (R14, R21): eight moves.
 RUN = [
@@ -252,65 +252,31 @@ def test_a_player_who_left_ranks_last_even_when_their_bot_wins(make_table, alice
 # ------------------------------------------------------------------ recompute and void
 
 
-def play_randomly(table: Table, users: dict[int, object], rng: random.Random) -> Game:
-    """Play a started table to its end through ``moves.submit_action``, a random bot choosing
-    for each person; the engine is followed here rather than read back after each move."""
+def fast_forward(table: Table, rng: random.Random) -> None:
+    """Play the table's started game with greedy bots in the engine alone to a few moves before
+    its end, and store that position as the game's: the moves before write nothing a rating
+    reads (only the position at the end, the winner and the seats count), so they are spared
+    the move path, as a rigged deal is. The last moves go through the move path and end the
+    game where every game ends (``finish``)."""
     game = Game.objects.get(table=table)
-    engine, version = game.engine(), game.version
+    engine = game.engine()
     bot = make_bot("greedy", rng)
+    played = []
     while not engine.finished:
-        seat = engine.seats_to_act()[0]
-        action = bot.choose(engine, seat)
-        moves.submit_action(table.pk, users[seat], {**action.to_json(), "version": version})
+        action = bot.choose(engine, engine.seats_to_act()[0])
         engine.apply(action)
-        version += 1
-    return Game.objects.get(table=table)
-
-
-def test_recomputing_replays_every_rated_game_into_exactly_the_stored_ratings() -> None:
-    rng = random.Random(2026)
-    people = [User.objects.create_user(f"player{n}") for n in range(12)]
-    for number in range(GAMES):
-        host, *others = rng.sample(people, rng.choice([2, 2, 2, 3, 4]))
-        table = tables.create_table(
-            host,
-            name=f"Game {number}",
-            seat_count=len(others) + 1,
-            turn_seconds=None,
-            tournament=number % 25 == 0,
-            rated=number % 10 != 0,  # some casual games among them
-        )
-        for person in others:
-            tables.join_table(table.pk, person)
-        tables.start_game(table.pk, host)
-        users = {seat.position: seat.user for seat in table.seats.select_related("user")}
-        if number % 7 == 3:  # someone leaves: a bot takes their seat, they rank last
-            leaver = users[len(users) - 1]
-            tables.leave_table(table.pk, leaver)
-            users = {seat.position: seat.user for seat in table.seats.select_related("user")}
-            play_mixed(table, users, rng)
-        else:
-            play_randomly(table, users, rng)
-    before = stored()
-    changes = set(
-        RatingChange.objects.values_list("game", "user", "mu_after", "sigma_after", "rank")
-    )
-    assert len(before) >= 24 and len(changes) > 150
-
-    out = StringIO()
-    call_command("recompute_ratings", stdout=out)
-
-    assert stored() == before  # to the last bit of every float
-    assert (
-        set(RatingChange.objects.values_list("game", "user", "mu_after", "sigma_after", "rank"))
-        == changes
-    )
-    assert "rated games replayed" in out.getvalue()
+        played.append(action)
+    position = game.engine()
+    for action in played[: max(0, len(played) - rng.randint(1, 4))]:
+        position.apply(action)
+    Game.objects.filter(pk=game.pk).update(state=position.to_snapshot())
 
 
 def play_mixed(table: Table, users: dict[int, object], rng: random.Random) -> Game:
-    """Play on a table where a bot holds a seat: the server plays it, as the clock would, at
-    once (its move made due now), so that the games end in the order they are played."""
+    """Play a started table to its end through the move path: a greedy bot chooses for each
+    person (``moves.submit_action``), and a seat a bot holds is played by the server, as the
+    clock would, at once (its move made due now), so that the games end in the order they are
+    played."""
     bot = make_bot("greedy", rng)
     for _ in range(3000):
         game = Game.objects.get(table=table)
@@ -326,6 +292,60 @@ def play_mixed(table: Table, users: dict[int, object], rng: random.Random) -> Ga
         action = bot.choose(engine, seat).to_json()
         moves.submit_action(table.pk, users[seat], {**action, "version": game.version})
     raise AssertionError("the game did not finish")
+
+
+def seated(table: Table) -> dict[int, object]:
+    """Each seat's person, None where a bot sits."""
+    return {seat.position: seat.user for seat in table.seats.select_related("user")}
+
+
+def test_recomputing_replays_every_rated_game_into_exactly_the_stored_ratings(moderator) -> None:
+    """Hundreds of games between a dozen people, in the three modes, some casual, some with a
+    leaver, one voided by a moderator midway: the ratings the games' ends wrote one by one are
+    exactly the ones the recompute arrives at from the games alone."""
+    rng = random.Random(2026)
+    people = [User.objects.create_user(f"player{n}") for n in range(12)]
+    voided = None
+    for number in range(GAMES):
+        host, *others = rng.sample(people, rng.choice([2, 2, 2, 3, 4, 6]))
+        table = tables.create_table(
+            host,
+            name=f"Game {number}",
+            seat_count=len(others) + 1,
+            turn_seconds=None,
+            tournament=number % 8 == 0,
+            rated=number % 10 != 0,  # some casual games among them
+        )
+        for person in others:
+            tables.join_table(table.pk, person)
+        tables.start_game(table.pk, host)
+        fast_forward(table, rng)
+        if number % 7 == 3:  # someone leaves: a bot takes their seat, they rank last
+            tables.leave_table(table.pk, seated(table)[len(others)])
+        play_mixed(table, seated(table), rng)
+        if number == GAMES // 2:  # a moderator voids a rated game played earlier
+            voided = Game.objects.filter(table__rated=True, table__name="Game 101").get()
+            assert actions.void_rating(moderator, voided, "a collusion found later")
+    before = stored()
+    changes = set(
+        RatingChange.objects.values_list("game", "user", "mu_after", "sigma_after", "rank")
+    )
+    modes = set(RatingChange.objects.values_list("mode", flat=True))
+    assert modes == {RatingMode.DUEL, RatingMode.PARTY, RatingMode.TOURNAMENT}
+    assert len(before) >= 30 and len(changes) > 600
+    assert Seat.objects.exclude(replaced_user=None).count() >= GAMES // 8
+    assert not voided.rating_changes.exists()
+
+    out = StringIO()
+    call_command("recompute_ratings", stdout=out)
+
+    assert stored() == before  # to the last bit of every float
+    assert (
+        set(RatingChange.objects.values_list("game", "user", "mu_after", "sigma_after", "rank"))
+        == changes
+    )
+    assert not voided.rating_changes.exists()
+    assert "rated games replayed" in out.getvalue()
 
 
 def test_voiding_a_games_rating_recomputes_everyone_without_it(
