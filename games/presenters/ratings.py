@@ -99,40 +99,54 @@ def player_ratings(user: AbstractBaseUser) -> list[ModeRating]:
                 label=ratings.label(row.mu, row.sigma),
                 games=row.games,
                 history=changes,
-                chart=chart([change.shown_after for change in changes], str(name)),
+                chart=chart(_points(changes), str(name)),
             )
         )
     return shown
 
 
-# The chart's size in SVG units (it scales to the page's width).
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 160, 24
+def _points(changes: tuple[RatingChange, ...]) -> list[int]:
+    """The rating before the first game, then after each: a first game is a line, not a dot."""
+    return [changes[0].shown_before, *(change.shown_after for change in changes)] if changes else []
+
+
+# The chart's size in SVG units. It is drawn as wide as the page allows up to 32rem (site.css):
+# on a phone about 360 px, so one unit is about a pixel and its words about 13 px.
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD, CHART_LEFT = 400, 160, 20, 44
+CHART_FONT = 14
 
 
 def chart(points: list[int], title: str) -> str:
-    """A line of the rating after each game, as an inline SVG: presentation attributes only
-    (the site's CSP allows no inline style), hidden from screen readers, which read the table
-    drawn beside it instead."""
+    """A line of the rating before the first game and after each, a dot per game, as an inline
+    SVG: presentation attributes only (the site's CSP allows no inline style), hidden from
+    screen readers, which read the table drawn beside it instead."""
     if not points:
         return ""
     low, high = min(points) - 10, max(points) + 10
-    width, height = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    width, height = CHART_WIDTH - CHART_LEFT - CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
     step = width / max(len(points) - 1, 1)
 
     def y(value: int) -> float:
         return CHART_PAD + height * (high - value) / (high - low)
 
-    line = " ".join(
-        f"{CHART_PAD + index * step:.1f},{y(value):.1f}" for index, value in enumerate(points)
-    )
+    xy = [(CHART_LEFT + index * step, y(value)) for index, value in enumerate(points)]
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3"/>' for x, y in xy[1:])
+    bottom = CHART_HEIGHT - CHART_PAD
     return (
         f'<svg class="rating-chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
         f'role="img" aria-hidden="true" focusable="false" data-mode-title="{_escape(title)}">'
-        f'<line x1="{CHART_PAD}" y1="{CHART_HEIGHT - CHART_PAD}" x2="{CHART_WIDTH - CHART_PAD}" '
-        f'y2="{CHART_HEIGHT - CHART_PAD}" stroke="currentColor" stroke-opacity="0.3"/>'
-        f'<text x="2" y="{CHART_PAD - 6}" font-size="12" fill="currentColor">{high}</text>'
-        f'<text x="2" y="{CHART_HEIGHT - 6}" font-size="12" fill="currentColor">{low}</text>'
-        f'<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2"/>'
+        f'<line x1="{CHART_LEFT}" y1="{bottom}" x2="{CHART_WIDTH - CHART_PAD}" y2="{bottom}" '
+        'stroke="currentColor" stroke-opacity="0.4"/>'
+        f'<line x1="{CHART_LEFT}" y1="{CHART_PAD}" x2="{CHART_WIDTH - CHART_PAD}" '
+        f'y2="{CHART_PAD}" stroke="currentColor" stroke-opacity="0.15"/>'
+        f'<text x="{CHART_LEFT - 6}" y="{CHART_PAD + 5}" font-size="{CHART_FONT}" '
+        f'text-anchor="end" fill="currentColor">{high}</text>'
+        f'<text x="{CHART_LEFT - 6}" y="{bottom + 5}" font-size="{CHART_FONT}" '
+        f'text-anchor="end" fill="currentColor">{low}</text>'
+        f'<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2.5" '
+        'stroke-linejoin="round"/>'
+        f'<g fill="currentColor">{dots}</g>'
         "</svg>"
     )
 

@@ -3,6 +3,8 @@ screen, alike in a page and in the push after the last move."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -10,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import presenters
 from games.models import Game
-from games.presenters.ratings import chart, signed
+from games.presenters.ratings import chart, player_ratings, signed
 from games.services import moves
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +78,27 @@ def test_the_chart_is_an_svg_without_inline_style() -> None:
     assert svg.startswith("<svg") and "polyline" in svg
     assert "style=" not in svg
     assert chart([], "Duel") == ""
+
+
+def test_the_profile_chart_of_one_game_is_a_line_from_the_rating_before_it(
+    make_table, alice, bob, rig
+) -> None:
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    rig(table, RUN, leading="red:9")
+    for card in RUN[0]:
+        version = Game.objects.get(table=table).version
+        moves.submit_action(
+            table.pk, alice, {"type": "play", "card": card, "version": version, "last_card": True}
+        )
+    change = Game.objects.get(table=table).rating_changes.get(user=alice)
+
+    (duel,) = player_ratings(alice)
+
+    points = re.search(r'<polyline points="([^"]+)"', duel.chart).group(1).split()
+    assert len(points) == 2  # 1500, then the rating after the game
+    assert duel.chart.count("<circle") == 1  # a dot for the game
+    assert f">{change.shown_after + 10}</text>" in duel.chart  # the top of the scale
+    assert ">1490</text>" in duel.chart  # its bottom, under the newcomer's 1500
 
 
 def test_the_push_after_the_last_move_of_a_rated_game_shows_the_changes_without_a_query(
