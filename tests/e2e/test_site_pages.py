@@ -1,5 +1,6 @@
 """The site's pages in the browser: a guest's bot game kept by claiming the account, the
-replay stepped with the keyboard, and axe-core on every page at a laptop's and a phone's size.
+replay stepped with the keyboard, and axe-core on every page at a laptop's and a phone's size
+(the profile with a rating chart, the leaderboards with a player on them).
 
 Screenshots: test-artifacts/e2e-guest-*.png and test-artifacts/pages/<page>-<size>.png; the
 table page's axe findings: test-artifacts/pages/axe-table.json.
@@ -27,6 +28,7 @@ from tests.e2e.pages import (
     take_turn,
     unique_name,
 )
+from tests.e2e.rated_games import play_rated_duels
 
 pytestmark = pytest.mark.e2e
 
@@ -96,8 +98,9 @@ def open_bot_table(page, base: str, name: str, *, start: bool) -> int:
 
 @pytest.fixture(scope="module")
 def site_pages(site_server, browser) -> dict:
-    """A player with a finished bot game and a finished public game, a public game being
-    played and an open table: what every page of the site needs to show something."""
+    """A player with a finished bot game, a finished public game and eight rated duels (a duel
+    rating past provisional, so on the leaderboard, with a chart on the profile), a public game
+    being played and an open table: what every page of the site needs to show something."""
     base = site_server.url
     context = browser.new_context()
     username = unique_name("axe")
@@ -106,6 +109,7 @@ def site_pages(site_server, browser) -> dict:
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     finished = finish_game(site_server, table_id_of(page))
     finish_game(site_server, open_bot_table(page, base, "Done in public", start=True))
+    play_rated_duels(site_server, username, unique_name("rival"), 8)
     live = open_bot_table(page, base, "Watch me", start=True)
     open_bot_table(page, base, "Waiting for you", start=False)
     state = context.storage_state()
@@ -123,12 +127,19 @@ PAGES = {
     "not-found": ("/no-such-page/", False),
     "lobby": ("/", True),
     "profile": ("/players/{username}/", True),
+    "leaderboards": ("/leaderboards/", False),
     "my-games": ("/games/mine/", True),
     "finished-game": ("/games/{finished}/", True),
     "replay": ("/games/{finished}/?move=3", True),
     "password-change": ("/accounts/password/", True),
     "create-table": ("/tables/new/", True),
     "table": ("/tables/{live}/", True),
+}
+
+# Pages whose data must be on them for axe to look at it: a rating chart, a leaderboard's rows.
+SHOWING = {
+    "profile": "svg.rating-chart",
+    "leaderboards": "[data-board='duel'] tbody tr",
 }
 
 
@@ -154,6 +165,8 @@ def test_axe_finds_no_serious_violation_on_any_page(
             page = contexts[logged_in].new_page()
             page.goto(site_server.url + path.format(**site_pages))
             page.wait_for_load_state("networkidle")
+            if name in SHOWING:
+                assert page.locator(SHOWING[name]).count() >= 1, f"{name} shows no ratings"
             found[name] = axe_violations(page)
             page.screenshot(path=str(folder / f"{name}-{size}.png"), full_page=True)
             page.close()
