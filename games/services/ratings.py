@@ -23,7 +23,7 @@ from games.models import Game, Rating, RatingChange, RatingMode, Seat, Table
 MODEL = PlackettLuce()
 # The number shown: 1500 for a newcomer, 40 points per unit of mu.
 SHOWN_BASE, SHOWN_PER_MU = 1500, 40
-# A rating is provisional ("1500?") while its sigma is above this: about six duels.
+# A rating is provisional ("1500?") while its sigma is above this: eight duels for a newcomer.
 PROVISIONAL_SIGMA = 7.0
 
 
