@@ -142,7 +142,8 @@ def rate_game(
 
     Returns the changes written: the move that won the game hands them to its push
     (``broadcast.TableState``), which shows them without reading them back. Three statements:
-    the ratings locked, the ratings written (updated, or created for newcomers), the changes.
+    the ratings locked, the ratings written (updated, or created for newcomers, in one upsert),
+    the changes.
     """
     if not (won and table.rated and game is not None):
         return []
@@ -153,27 +154,32 @@ def rate_game(
         return []
     mode = mode_of(table)
     # Locked, so that two games ending at once with a player in common both count.
-    rows = {
-        row.user_id: row
-        for row in Rating.objects.select_for_update().filter(user_id__in=people, mode=mode)
+    rows = Rating.objects.select_for_update().filter(user_id__in=people, mode=mode)
+    beliefs = {
+        (uid, mode): _Belief(mu, sigma, games)
+        for uid, mu, sigma, games in rows.values_list("user_id", "mu", "sigma", "games")
     }
-    beliefs = {(uid, mode): _Belief(row.mu, row.sigma, row.games) for uid, row in rows.items()}
     changes = _rate(game, table, seats, beliefs)
-    known, new = [], []
+    # One statement for newcomers and the others alike: an upsert on (user, mode).
+    written = []
     for change in changes:
         belief = beliefs[change.user_id, mode]
-        row = rows.get(change.user_id)
-        if row is None:
-            row = Rating(user_id=change.user_id, mode=mode)
-            new.append(row)
-        else:
-            known.append(row)
-        row.mu, row.sigma, row.games = belief.mu, belief.sigma, belief.games
-        row.updated_at = game.finished_at
-    if known:
-        Rating.objects.bulk_update(known, ["mu", "sigma", "games", "updated_at"])
-    if new:
-        Rating.objects.bulk_create(new)
+        written.append(
+            Rating(
+                user_id=change.user_id,
+                mode=mode,
+                mu=belief.mu,
+                sigma=belief.sigma,
+                games=belief.games,
+                updated_at=game.finished_at,
+            )
+        )
+    Rating.objects.bulk_create(
+        written,
+        update_conflicts=True,
+        unique_fields=["user", "mode"],
+        update_fields=["mu", "sigma", "games", "updated_at"],
+    )
     RatingChange.objects.bulk_create(changes)
     return changes
 
