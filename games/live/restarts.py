@@ -89,9 +89,11 @@ async def close_all(
 
 
 def reset() -> None:
-    """Forget that the process was stopping (the registry is per process: for tests)."""
+    """Forget every socket and that the process was stopping: for tests, whose sockets each
+    belong to the test's own event loop."""
     global _stopping
     _stopping = False
+    _open.clear()
 
 
 # ---------------------------------------------------------------------- under Daphne
