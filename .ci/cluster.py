@@ -172,13 +172,13 @@ class Cluster:
         self.env: dict[str, str] = {}
         commands = procfile_commands()
         self.web = [
-            Process(f"web-{index + 1}", [], folder / f"web-{index + 1}.log", port=free_port())
+            Process(f"web-{index + 1}", [], self.folder / f"web-{index + 1}.log", port=free_port())
             for index in range(processes)
         ]
         for process in self.web:
             process.argv = command_line(commands["web"], process.port)
-        self.clock = Process("clock", command_line(commands["clock"]), folder / "clock.log")
-        self.nginx = Process("nginx", [], folder / "nginx.log", port=port)
+        self.clock = Process("clock", command_line(commands["clock"]), self.folder / "clock.log")
+        self.nginx = Process("nginx", [], self.folder / "nginx.log", port=port)
         self.stopping = False
 
     # ------------------------------------------------------------------ starting
@@ -335,6 +335,7 @@ def main() -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop_on_signal)
+    signal.signal(signal.SIGINT, stop_on_signal)  # even where a shell left it ignored
     try:
         cluster.start()
         ports = ", ".join(str(process.port) for process in cluster.web)
