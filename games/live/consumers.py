@@ -136,8 +136,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.visitor = await _refuse_visitor_over_limit(self)
         if self.visitor or getattr(_user(self.scope), "is_authenticated", False):
-            await self.channel_layer.group_add(self.group, self.channel_name)
             restarts.opened(self)
+            await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         restarts.closed(self)
