@@ -14,6 +14,7 @@ Every open socket's consumer is in this process's registry (:func:`opened`, :fun
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -42,6 +43,7 @@ class Restartable(Protocol):
 
 _open: weakref.WeakSet[Any] = weakref.WeakSet()
 _stopping = False
+_signalled = False  # Daphne was told to stop (once gently; a second time at once)
 _closing: set[asyncio.Task[None]] = set()
 
 
@@ -81,11 +83,10 @@ async def close_all(
     if tasks:
         _, late = await asyncio.wait(tasks, timeout=frames_grace)
         if late:
-            logger.warning("%d sockets had not finished their frames: closed regardless", len(late))
-    waited = 0.0
-    while _open and waited < close_grace:
-        await asyncio.sleep(0.05)
-        waited += 0.05
+            logger.warning("%d sockets had not finished their frames: dropped", len(late))
+    deadline = asyncio.get_running_loop().time() + close_grace
+    while _open and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)  # each page answers the close; the socket's disconnect runs
 
 
 def reset() -> None:
@@ -151,17 +152,25 @@ def _on_signal(signum: int, frame: Any) -> None:
 
 
 def _stop(name: str) -> None:
-    from twisted.internet import reactor
-
-    if _stopping:
+    global _signalled
+    if _signalled:
         logger.warning("%s again: stopping at once", name)
-        reactor.stop()
+        _stop_reactor()
         return
+    _signalled = True
     logger.info("%s: closing %d sockets for a restart, then stopping", name, open_sockets())
     _stop_listening()
     task = asyncio.ensure_future(close_all())
-    task.add_done_callback(lambda _: reactor.stop())
+    task.add_done_callback(lambda _: _stop_reactor())
     _closing.add(task)
+
+
+def _stop_reactor() -> None:
+    from twisted.internet import reactor
+    from twisted.internet.error import ReactorNotRunning
+
+    with contextlib.suppress(ReactorNotRunning):  # stopping already
+        reactor.stop()
 
 
 def _stop_listening() -> None:
