@@ -99,3 +99,17 @@ def test_the_procfile_s_web_processes_take_their_visitors_address_from_the_proxy
     web = launcher().procfile_commands(DEPLOY / "Procfile")["web"]
 
     assert "--proxy-headers" in shlex.split(web)
+
+
+def test_the_nginx_site_sets_the_visitors_address_and_never_appends_to_what_they_sent() -> None:
+    site = launcher().render_site(SITE_VALUES)
+
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in site
+    assert "$proxy_add_x_forwarded_for" not in site
+
+
+def test_the_nginx_site_sends_a_table_s_pages_and_sockets_to_one_process() -> None:
+    site = launcher().render_site(SITE_VALUES)
+
+    assert "hash $table_key consistent;" in site
+    assert "~^/(?:ws/)?tables/(?<table_id>[0-9]+)/  $table_id;" in site
