@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST := 127.0.0.1
 PORT := 8000
+# Daphne processes behind nginx for `make run-cluster`.
+PROCESSES := 2
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
@@ -37,10 +39,11 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run test axe lint format bench bench-bots bench-site bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test axe lint format bench bench-bots bench-site bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
+	@echo "make run-cluster  nginx on http://$(HOST):$(PORT)/ before PROCESSES=$(PROCESSES) Daphne processes, PostgreSQL, Redis, the clock"
 	@echo "make test    lint, run every test (browser tests included), then again on PostgreSQL+Redis"
 	@echo "make bench   time the rules engine"
 	@echo "make bench-bots  the bot levels against each other in the arena (ARGS='--jobs 2')"
@@ -77,13 +80,15 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 # Chromium for the browser tests, Redis for channel-layer tests, gettext for translations,
-# PostgreSQL for the run on the production database. Installed only when missing, and only as root.
+# PostgreSQL for the run on the production database, nginx for the cluster (run-cluster and its
+# browser test). Installed only when missing, and only as root.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" != 0 ]; then \
 		echo "warning: missing system packages:$$missing (run as root, or install them)" >&2; \
@@ -106,12 +111,17 @@ run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
 
-# messages after system-deps, which installs gettext. Every test on SQLite and the in-memory
-# layer, then again on a throwaway PostgreSQL and Redis (.ci/with-services) all but the browser
-# tests and the engine's, which touch neither.
-# The suite on SQLite and the in-memory layer (browser tests included), then again, all but the
-# browser and engine tests, on a throwaway PostgreSQL and Redis. Without PostgreSQL (not root, and
-# not installed) that second run is skipped with a warning; CI (CI=true) fails instead.
+# The site as a server runs it, on this machine (.ci/cluster.py): a throwaway PostgreSQL and Redis,
+# PROCESSES Daphne processes and the clock as deploy/Procfile starts them, and nginx on PORT with
+# deploy/nginx/taki.conf. Ctrl-C stops all of it.
+run-cluster: $(VENV)/.stamp-run messages
+	$(BIN)/python .ci/cluster.py --processes $(PROCESSES) --port $(PORT)
+
+# messages after system-deps, which installs gettext. The suite on SQLite and the in-memory
+# layer (browser tests included, among them the cluster's, which starts its own PostgreSQL, Redis
+# and nginx through .ci/cluster.py), then again, all but the browser and engine tests, on a
+# throwaway PostgreSQL and Redis. Without PostgreSQL (not root, and not installed) that second
+# run and the cluster's test are skipped with a warning; CI (CI=true) fails instead.
 test: $(VENV)/.stamp-test system-deps lint axe
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest

@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import clock  # noqa: E402
+from games.live import restarts  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from taki_site.metrics import CountSockets  # noqa: E402
@@ -34,3 +35,5 @@ application = ProtocolTypeRouter(
 
 if settings.CLOCK_IN_WEB:
     clock.start_with_server()
+# On SIGTERM the sockets are closed for a restart (1012) and reconnect elsewhere, not dropped.
+restarts.stop_gently_with_server()

@@ -1,5 +1,5 @@
 """For the people who run the site: ``/healthz`` for the proxy and systemd, ``/metrics`` for
-Prometheus."""
+Prometheus, and, when asked for, the name of the process that served a page."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import asyncio
 import ipaddress
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from asgiref.sync import iscoroutinefunction
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -16,6 +17,7 @@ from django.db import connection
 from django.db.models import Min
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.decorators import sync_and_async_middleware
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
@@ -125,3 +127,34 @@ class _Everything(Collector):
 
     def collect(self):
         return REGISTRY.collect()
+
+
+# The response header naming the process that served it (SERVED_BY_HEADER).
+SERVED_BY = "X-Served-By"
+
+
+def _served_by(request: HttpRequest) -> str:
+    """This process's address as its server gives it (Daphne's own, behind the proxy too), and
+    its process id: ``127.0.0.1:8001 pid 4242``."""
+    return f"{request.META.get('SERVER_NAME')}:{request.META.get('SERVER_PORT')} pid {os.getpid()}"
+
+
+@sync_and_async_middleware
+def served_by(get_response: Callable) -> Callable:
+    """Middleware that names the process that served each response in ``X-Served-By``: which of
+    the processes behind the proxy a page came from. Installed only with SERVED_BY_HEADER on."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request: HttpRequest) -> HttpResponse:
+            response = await get_response(request)
+            response[SERVED_BY] = _served_by(request)
+            return response
+
+    else:
+
+        def middleware(request: HttpRequest) -> HttpResponse:  # type: ignore[misc]
+            response = get_response(request)
+            response[SERVED_BY] = _served_by(request)
+            return response
+
+    return middleware

@@ -130,6 +130,12 @@ LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text").strip().lower())
 # "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
 METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# SERVED_BY_HEADER=1: every response names the process that served it (X-Served-By, ops.py), to
+# see how the proxy spreads the pages over the processes. Off by default: it tells the world
+# the server's addresses.
+SERVED_BY_HEADER = env_bool("SERVED_BY_HEADER", default=False)
+if SERVED_BY_HEADER:
+    MIDDLEWARE.insert(0, "taki_site.ops.served_by")
 # The proxy and systemd ask for /healthz, and Prometheus for /metrics, over plain HTTP too.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 

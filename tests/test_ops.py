@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -162,3 +163,20 @@ def test_metrics_addresses_must_be_addresses_or_networks(monkeypatch) -> None:
     monkeypatch.setenv("METRICS_ALLOWED_ADDRESSES", "localhost")
     with pytest.raises(ImproperlyConfigured, match="localhost"):
         env.env_networks("METRICS_ALLOWED_ADDRESSES")
+
+
+def test_no_response_names_the_process_that_served_it_by_default(client) -> None:
+    response = client.get("/healthz")
+
+    assert ops.SERVED_BY not in response
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/"], ids=["async view", "sync view"])
+def test_with_the_setting_each_response_names_the_process_that_served_it(
+    client, settings, path: str
+) -> None:
+    settings.MIDDLEWARE = ["taki_site.ops.served_by", *settings.MIDDLEWARE]
+
+    response = client.get(path, SERVER_NAME="127.0.0.1", SERVER_PORT="8002")
+
+    assert response[ops.SERVED_BY] == f"127.0.0.1:8002 pid {os.getpid()}"

@@ -26,7 +26,7 @@ from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from games import presenters
-from games.live import frames, limits
+from games.live import frames, limits, restarts
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.moderation import watches
@@ -52,6 +52,8 @@ CLOSE_TOO_MANY = 4429
 CLOSE_TOO_MANY_VISITORS = 4430  # an address holds as many sockets without a log-in as it may
 # What Daphne closes a socket with when its application fails.
 CLOSE_SERVER_ERROR = 1011
+# The process is stopping: the page reconnects, to another process while this one is away.
+CLOSE_SERVICE_RESTART = restarts.CLOSE_SERVICE_RESTART
 # A chat line's frame: {"type": "chat", "room": ..., "text": ...} (games/partials/chat.html).
 CHAT_FRAME = "chat"
 # What a page sends each time its socket opens: {"type": "chat_since", "after": <the newest
@@ -134,12 +136,18 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.visitor = await _refuse_visitor_over_limit(self)
         if self.visitor or getattr(_user(self.scope), "is_authenticated", False):
+            restarts.opened(self)
             await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        restarts.closed(self)
         if self.visitor:
             limits.visitors.close(limits.address(self.scope))
         await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: close, and the page reconnects elsewhere."""
+        await self.close(code=CLOSE_SERVICE_RESTART)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the lobby socket only listens
@@ -173,6 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.worker: asyncio.Task[None] | None = None
         self.acting = False  # the worker is working a frame (not waiting for one)
         self.closing = False
+        self.restarting = False  # takes no new frame, works those waiting, then closes (1012)
         self.counted = False  # in the presence of its person at the table
         self.visitor = False  # counted against its address (``visitors``)
         self.in_user_group = False  # hears when its person's sessions end
@@ -209,8 +218,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.hub = TableHub.here()
         self.hub.join(self.table_id, self)
         self.worker = asyncio.ensure_future(self._work())
+        restarts.opened(self)
 
     async def disconnect(self, code: int) -> None:
+        restarts.closed(self)
         self._stop_working()
         if self.visitor:
             limits.visitors.close(limits.address(self.scope))
@@ -258,8 +269,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Count a frame and leave it for this socket's worker; a socket that sends more than
         its token bucket allows, or has a burst of frames waiting already, is closed (4429).
         Nothing here awaits the database or another socket."""
-        if self.closing or self.worker is None:
-            return  # closed, or never opened: its frames are dropped as they come
+        if self.closing or self.restarting or self.worker is None:
+            return  # closed, closing or never opened: its frames are dropped as they come
         text = text_data or ""
         if len(text) > frames.MAX_FRAME_CHARS:
             text = ""  # refused as not understood; the waiting queue holds no long frame
@@ -285,6 +296,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._close(CLOSE_SERVER_ERROR)
             finally:
                 self.acting = False
+                self.waiting.task_done()
 
     async def _act(self, text: str) -> None:
         try:
@@ -314,8 +326,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.closing = True
         while not self.waiting.empty():
             self.waiting.get_nowait()
+            self.waiting.task_done()
         if self.worker is not None and not self.acting:
             self.worker.cancel()
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: take no new frame, work those that arrived (a move is
+        stored and pushed, or refused), send what the table's queue holds for this socket, then
+        close with 1012; the page reconnects, to another process while this one is away."""
+        if self.closing or self.restarting:
+            return
+        self.restarting = True
+        await self.waiting.join()
+        await self.hub.drained(self.table_id)
+        await self._close(CLOSE_SERVICE_RESTART, "the server is restarting")
 
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """The person logged out, changed their password or was banned: this socket no longer

@@ -294,6 +294,17 @@ class TableHub:
                     except Exception:
                         logger.exception("a table push failed")
 
+    async def drained(self, table_id: int) -> None:
+        """Return once every job queued for the table before this call has run (a socket
+        closing for a restart is sent the change its own last move made first)."""
+        done = self.loop.create_future()
+
+        async def job() -> None:
+            done.set_result(None)
+
+        self._enqueue(table_id, job)
+        await done
+
     def _enqueue(self, table_id: int, job: Job) -> None:
         """Run ``job`` after the table's jobs before it; start the table's queue if idle."""
         queue = self._queues.get(table_id)
