@@ -222,10 +222,13 @@ def wave(now: datetime | None = None) -> list[Table]:
         reap(now)
         seated: list[Table] = []
         for pool in POOLS.values():
+            before = len(seated)
             for group in pairing.pair(waiting_in(pool.key, now), pool.seats):
                 table = _seat_logged(pool, group, now)
                 if table is not None:
                     seated.append(table)
+            if len(seated) > before:
+                broadcast.pool_changed(pool.key)  # once for the wave's tables, not per table
         return seated
     finally:
         serialised(lambda: MatchWave.objects.filter(pk=1).update(held_until=now))
@@ -276,7 +279,8 @@ def _seat_logged(pool: Pool, group: pairing.Group, now: datetime) -> Table | Non
 def seat_group(pool: Pool, group: pairing.Group, now: datetime | None = None) -> Table | None:
     """Seat one group at a new table of ``pool`` and start its game, in one transaction: the
     table, its seats, the game, and the group's entries deleted. None (nothing written) if one
-    of them is no longer in the pool: they left, moved, or another wave seated them.
+    of them is no longer in the pool: they left, moved, or another wave seated them. The pool's
+    pages are told the new count by the caller, once for all its groups.
 
     Rated when every seat is a signed-up person (no guest and no bot at the start:
     ``tables._start`` decides, as for any table); casual when bots fill it.
@@ -293,7 +297,7 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
         )
         if len(entries) != len(group.entries):
             return None
-        unable = [entry for entry in entries if not _may_be_seated(entry.user)]
+        unable = _unable_to_sit(entries)
         if unable:
             # Banned meanwhile, or sat down elsewhere: they leave the pool; the others wait on.
             for entry in unable:
@@ -305,17 +309,25 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
             raise IntegrityError("a pool entry went while it was locked")
         table = _open_matched_table(pool, [entry.user for entry in entries], group.bots)
         tables._start(table, now)
-        broadcast.pool_changed(pool.key)
         for entry in entries:
             broadcast.pool_place_changed(entry.user_id, table.pk)
     return table
 
 
-def _may_be_seated(user: AbstractBaseUser) -> bool:
-    """No ban or play ban holds on them, and they sit at no unfinished table."""
-    if not user.is_active or sanctions.active_sanction(user, Sanction.Kind.PLAY_BAN):
-        return False
-    return current_table(user) is None
+def _unable_to_sit(entries: list[PoolEntry]) -> list[PoolEntry]:
+    """The entries of people banned or play-banned, or seated at an unfinished table."""
+    seated = set(
+        Seat.objects.filter(
+            user__in=[entry.user_id for entry in entries], table__status__in=UNFINISHED
+        ).values_list("user_id", flat=True)
+    )
+    return [
+        entry
+        for entry in entries
+        if entry.user_id in seated
+        or not entry.user.is_active
+        or sanctions.active_sanction(entry.user, Sanction.Kind.PLAY_BAN) is not None
+    ]
 
 
 def _drop(entry: PoolEntry) -> None:
