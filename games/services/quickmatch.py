@@ -108,7 +108,8 @@ def enter(
     user: AbstractBaseUser, key: str, *, bots_wanted: bool = False, now: datetime | None = None
 ) -> PoolEntry:
     """Put ``user`` in the pool ``key``, with the rating they have in its mode now; someone
-    already in another pool moves to this one (one pool at a time).
+    already in another pool moves to this one (one pool at a time), and someone already in
+    this one keeps their place and the time they have waited.
 
     :raises ServiceError: ``bad_request`` (no such pool); ``forbidden`` (a guest, a ban or a
         play ban); ``seated`` (they sit at an unfinished table: :func:`current_table`).
@@ -122,26 +123,30 @@ def enter(
         raise ServiceError("forbidden", _("This account is banned."))
     tables.check_may_play(user)
     now = now or timezone.now()
+    try:
+        return _enter(user, pool, bots_wanted, now)
+    except IntegrityError:  # a second click made the entry meanwhile: this one updates it
+        return _enter(user, pool, bots_wanted, now)
+
+
+def _enter(user: AbstractBaseUser, pool: Pool, bots_wanted: bool, now: datetime) -> PoolEntry:
     with transaction.atomic():
         if current_table(user) is not None:
             raise ServiceError("seated", _("You already sit at a table: finish or leave it first."))
-        before = PoolEntry.objects.select_for_update().filter(user=user).first()
-        entry, _created = PoolEntry.objects.update_or_create(
-            user=user,
-            defaults={
-                "pool": pool.key,
-                "rating": rating_in(user, pool.mode),
-                "bots_wanted": bots_wanted,
-                "joined_at": now,
-                "seen_at": now,
-                "sockets": 0,
-            },
-        )
-        if before is not None:
+        entry = PoolEntry.objects.select_for_update().filter(user=user).first()
+        if entry is None:
+            entry = PoolEntry(user=user, sockets=0)
+        elif entry.pool != pool.key:
+            broadcast.pool_changed(entry.pool)
             broadcast.pool_place_changed(user.pk)  # its pages follow it to the new pool
-            if before.pool != pool.key:
-                broadcast.pool_changed(before.pool)
-        broadcast.pool_changed(pool.key)
+        if entry.pool != pool.key:
+            entry.pool, entry.joined_at = pool.key, now
+            entry.rating = rating_in(user, pool.mode)
+            broadcast.pool_changed(pool.key)
+        # Asking for the same pool again (a second click, another tab) keeps the time waited.
+        entry.bots_wanted = bots_wanted
+        entry.seen_at = now
+        entry.save()
     return entry
 
 

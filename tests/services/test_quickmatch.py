@@ -53,6 +53,17 @@ def test_entering_a_second_pool_moves_the_person(alice) -> None:
     assert quickmatch.waiting_count("duel-15") == 0
 
 
+def test_entering_the_same_pool_again_keeps_the_time_waited(alice) -> None:
+    entered = timezone.now() - timedelta(seconds=40)
+    quickmatch.enter(alice, "duel-15", now=entered)
+
+    quickmatch.enter(alice, "duel-15", bots_wanted=True)
+
+    entry = PoolEntry.objects.get(user=alice)
+    assert entry.joined_at == entered
+    assert entry.bots_wanted is True
+
+
 def test_an_unknown_pool_is_refused(alice) -> None:
     with pytest.raises(ServiceError) as refused:
         quickmatch.enter(alice, "duel-3")
