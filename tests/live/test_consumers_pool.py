@@ -61,6 +61,8 @@ async def test_another_pools_change_is_not_pushed(alice, bob) -> None:
 async def test_the_last_page_closing_leaves_the_pool(alice) -> None:
     await enter(alice, "duel-15")
     first, second = await pool_page(alice), await pool_page(alice)
+    for page in (first, second):
+        await page.receive_from(timeout=1)  # counted, then told the count
     assert await open_pages(alice) == 2
 
     await first.disconnect()

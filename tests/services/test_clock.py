@@ -458,6 +458,7 @@ async def test_a_tick_seats_the_people_waiting_in_a_pool(alice, bob) -> None:
     assert await Seat.objects.filter(table=table, user=bob).aexists()
 
 
+@pytest.mark.django_db(transaction=True)  # as a process of its own: no test transaction around
 def test_run_clock_once_seats_the_people_waiting_in_a_pool(alice, bob) -> None:
     for person in (alice, bob):
         quickmatch.enter(person, "duel-15")
