@@ -1,7 +1,7 @@
 """``ws/pool/``: a quick-match pool page's socket.
 
-It keeps its person's place in the pool while it is open (``quickmatch.page_opened``, a
-heartbeat every ``HEARTBEAT_SECONDS``, ``page_closed``), pushes how many people wait in the
+It keeps its person's place in the pool while it is open (``quickmatch.page_opened``, the
+process's :class:`Heartbeat`, ``page_closed``), pushes how many people wait in the
 pool whenever that changes, and, when its person is seated (or leaves the pool in another tab),
 pushes the element that sends the page on (``presenters.pools.pool_elsewhere_fragment``).
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
+from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -24,12 +26,53 @@ from games.services import broadcast, quickmatch
 pool_views: SharedReads[PoolView] = SharedReads()
 
 
+class Heartbeat:
+    """The people with a pool page open in this process, told alive to the database in one
+    statement every ``HEARTBEAT_SECONDS`` (``quickmatch.pages_alive``), however many pages: an
+    entry no process speaks for any more (its server died) is reaped."""
+
+    _here: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self) -> None:
+        self.people: Counter[int] = Counter()
+        self.task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def here(cls) -> Heartbeat:
+        """This event loop's (so this process's) heartbeat."""
+        loop = asyncio.get_running_loop()
+        if loop not in cls._here:
+            cls._here[loop] = cls()
+        return cls._here[loop]
+
+    def add(self, user_id: int) -> None:
+        self.people[user_id] += 1
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._beat())
+
+    def discard(self, user_id: int) -> None:
+        self.people[user_id] -= 1
+        if self.people[user_id] <= 0:
+            del self.people[user_id]
+        if not self.people and self.task is not None:
+            self.task.cancel()  # no page left here to speak for
+            self.task = None
+
+    async def _beat(self) -> None:
+        alive = database_sync_to_async(quickmatch.pages_alive)
+        while self.people:
+            await asyncio.sleep(quickmatch.HEARTBEAT_SECONDS)
+            with contextlib.suppress(Exception):  # the database away for a moment: next beat
+                await alive(list(self.people))
+
+
 class PoolConsumer(AsyncWebsocketConsumer):
     """One pool page of a signed-in person waiting in a pool."""
 
     pool = ""
-    counted = False  # in its entry's count of open pages
-    heartbeat: asyncio.Task[None] | None = None
+    counted = False  # in its entry's count of open pages, and in this process's heartbeat
 
     async def connect(self) -> None:
         self.user = _user(self.scope)
@@ -46,14 +89,12 @@ class PoolConsumer(AsyncWebsocketConsumer):
             await self._send_elsewhere(None)
             return
         self.counted = True
+        Heartbeat.here().add(self.user.pk)
         self.pool = entry.pool
         await self.channel_layer.group_add(broadcast.pool_group(self.pool), self.channel_name)
-        self.heartbeat = asyncio.ensure_future(self._beat())
         await self.pool_update({"key": ""})
 
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
         if not hasattr(self, "language"):
             return  # refused before it was accepted
         await self.channel_layer.group_discard(
@@ -64,19 +105,11 @@ class PoolConsumer(AsyncWebsocketConsumer):
                 broadcast.pool_group(self.pool), self.channel_name
             )
         if self.counted:
+            Heartbeat.here().discard(self.user.pk)
             await database_sync_to_async(quickmatch.page_closed)(self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the page only listens
-
-    async def _beat(self) -> None:
-        """Say every ``HEARTBEAT_SECONDS`` that this page is still open: an entry no page speaks
-        for any more (its server died) is reaped."""
-        alive = database_sync_to_async(quickmatch.page_alive)
-        while True:
-            await asyncio.sleep(quickmatch.HEARTBEAT_SECONDS)
-            with contextlib.suppress(Exception):  # the database away for a moment: next beat
-                await alive(self.user)
 
     async def pool_update(self, message: dict[str, Any]) -> None:
         """The number of people waiting in the pool changed."""

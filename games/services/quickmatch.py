@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -73,9 +74,9 @@ POOLS: dict[str, Pool] = {
 }
 WAVE_SECONDS = 2.0  # between two waves, whichever clock runs them
 WAVE_LEASE = timedelta(seconds=60)  # a wave not over by then is taken to have died
-# A pool page says it is still open every HEARTBEAT_SECONDS; an entry none of whose pages was
-# heard from for LOST_AFTER has lost its server, and one whose last page closed RECONNECT_GRACE
-# ago was not reloaded: the wave reaps both before it pairs.
+# A process says its pool pages are still open every HEARTBEAT_SECONDS; an entry none of whose
+# pages was heard from for LOST_AFTER has lost its server, and one whose last page closed
+# RECONNECT_GRACE ago was not reloaded: the wave reaps both before it pairs.
 HEARTBEAT_SECONDS = 10.0
 LOST_AFTER = timedelta(seconds=30)
 RECONNECT_GRACE = timedelta(seconds=5)
@@ -184,9 +185,10 @@ def page_opened(user: AbstractBaseUser, now: datetime | None = None) -> PoolEntr
         return entry_of(user) if counted else None
 
 
-def page_alive(user: AbstractBaseUser, now: datetime | None = None) -> None:
-    """One of ``user``'s pool pages is still open (its socket's heartbeat)."""
-    PoolEntry.objects.filter(user=user).update(seen_at=now or timezone.now())
+def pages_alive(user_ids: Iterable[int], now: datetime | None = None) -> None:
+    """These people's pool pages are still open: one process's heartbeat for all its pool
+    sockets, one statement."""
+    PoolEntry.objects.filter(user_id__in=list(user_ids)).update(seen_at=now or timezone.now())
 
 
 def page_closed(user: AbstractBaseUser, now: datetime | None = None) -> None:

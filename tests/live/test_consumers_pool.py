@@ -3,6 +3,7 @@ open, and the page sent on when its person is seated."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -27,6 +28,11 @@ async def pool_page(user) -> WebsocketCommunicator:
     connected, _ = await socket.connect()
     assert connected
     return socket
+
+
+@database_sync_to_async
+def seen_at(user):
+    return PoolEntry.objects.get(user=user).seen_at
 
 
 @database_sync_to_async
@@ -72,6 +78,19 @@ async def test_the_last_page_closing_leaves_the_pool(alice) -> None:
 
     later = timezone.now() + quickmatch.RECONNECT_GRACE + timedelta(seconds=1)
     assert await database_sync_to_async(quickmatch.reap)(later) == 1
+
+
+async def test_the_process_tells_the_database_its_pages_are_still_open(alice, monkeypatch) -> None:
+    monkeypatch.setattr(quickmatch, "HEARTBEAT_SECONDS", 0.05)
+    await enter(alice, "duel-15")
+    socket = await pool_page(alice)
+    await socket.receive_from(timeout=1)
+    opened = await seen_at(alice)
+
+    await asyncio.sleep(0.3)
+
+    assert await seen_at(alice) > opened
+    await socket.disconnect()
 
 
 async def test_a_seated_persons_page_is_sent_to_the_table(alice, bob) -> None:

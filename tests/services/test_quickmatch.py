@@ -212,7 +212,7 @@ def test_an_entry_whose_server_died_is_reaped_once_its_heartbeat_stops(alice, bo
     quickmatch.enter(bob, "duel-15", now=now)
     quickmatch.page_opened(alice, now)
     quickmatch.page_opened(bob, now)
-    quickmatch.page_alive(bob, now + quickmatch.LOST_AFTER)
+    quickmatch.pages_alive([bob.pk], now + quickmatch.LOST_AFTER)
 
     assert quickmatch.reap(now + quickmatch.LOST_AFTER + timedelta(seconds=1)) == 1
     assert list(PoolEntry.objects.values_list("user__username", flat=True)) == ["bob"]
