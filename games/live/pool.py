@@ -18,7 +18,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from games.live.consumers import CLOSE_FORBIDDEN, SharedReads, _language, _user
+from games.live.consumers import (
+    CLOSE_FORBIDDEN,
+    CLOSE_SIGNED_OUT,
+    SharedReads,
+    _language,
+    _user,
+)
 from games.presenters import pools as pool_fragments
 from games.presenters.pools import PoolView
 from games.services import broadcast, quickmatch
@@ -81,9 +87,8 @@ class PoolConsumer(AsyncWebsocketConsumer):
             return
         self.language = _language(self.scope)
         await self.accept()
-        await self.channel_layer.group_add(
-            broadcast.pool_person_group(self.user.pk), self.channel_name
-        )
+        for group in self._person_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         entry = await database_sync_to_async(quickmatch.page_opened)(self.user)
         if entry is None:  # seated, or out of the pools, before this page opened
             await self._send_elsewhere(None)
@@ -97,9 +102,8 @@ class PoolConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "language"):
             return  # refused before it was accepted
-        await self.channel_layer.group_discard(
-            broadcast.pool_person_group(self.user.pk), self.channel_name
-        )
+        for group in self._person_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
         if self.pool:
             await self.channel_layer.group_discard(
                 broadcast.pool_group(self.pool), self.channel_name
@@ -107,6 +111,16 @@ class PoolConsumer(AsyncWebsocketConsumer):
         if self.counted:
             Heartbeat.here().discard(self.user.pk)
             await database_sync_to_async(quickmatch.page_closed)(self.user)
+
+    @property
+    def _person_groups(self) -> tuple[str, ...]:
+        """Its person's pool pages, and every socket of theirs (told when their sessions end)."""
+        return broadcast.pool_person_group(self.user.pk), broadcast.user_group(self.user.pk)
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        """The person logged out, changed their password or was banned: the page stops holding
+        their place (they leave the pool as when it closes)."""
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the page only listens

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.live.routing import websocket_urlpatterns
 from games.models import PoolEntry
-from games.services import quickmatch
+from games.services import broadcast, quickmatch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,6 +116,19 @@ async def test_a_page_opened_out_of_every_pool_is_sent_on_at_once(alice) -> None
 
     assert 'hx-get="/play-now/waiting/"' in html
     await socket.disconnect()
+
+
+async def test_the_page_closes_when_its_person_logs_out_elsewhere(alice) -> None:
+    await enter(alice, "duel-15")
+    socket = await pool_page(alice)
+    await socket.receive_from(timeout=1)
+
+    await database_sync_to_async(broadcast.sessions_ended)(alice.pk)
+
+    closed = await socket.receive_output(timeout=1)
+    assert closed == {"type": "websocket.close", "code": 4401}
+    await socket.disconnect()  # the browser's side of the close
+    assert await open_pages(alice) == 0
 
 
 async def test_a_visitor_without_a_log_in_is_refused() -> None:
