@@ -75,3 +75,18 @@ def test_cancelling_leaves_the_pool_and_the_other_pages_see_the_count_fall(
     dan.wait_for_url(server_b + "/", timeout=TIMEOUT)
     expect(dan.locator(".messages")).to_contain_text("You left the pool.")
     expect(cleo.locator("#pool-count")).to_have_text("1 person waiting in this pool")
+
+
+def test_bots_fill_the_table_of_someone_who_asked_after_twenty_seconds(
+    two_servers, make_context
+) -> None:
+    server_a, _server_b = two_servers
+    finn = sign_up(make_context(LAPTOP), server_a, unique_name("finn"))
+    finn.locator("form.play-now").get_by_label(re.compile("Fill with bots")).check()
+
+    play_now(finn, "Tournament, 3 players, 30 s turns")
+    expect(finn.locator(".pool")).to_contain_text("Bots fill the empty seats after 20 seconds")
+
+    finn.wait_for_url(re.compile(r"/tables/\d+/$"), timeout=40_000)
+    finn.locator("#table-hand [data-card]").first.wait_for(timeout=TIMEOUT)
+    expect(finn.locator("#table-seats .badge--bot")).to_have_count(2)
