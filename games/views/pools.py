@@ -62,7 +62,8 @@ def pool(request: HttpRequest) -> HttpResponse:
         seated = _to_current_table(request, "")
         if seated is not None:
             return seated
-        messages.info(request, _("You are not searching for a game."))
+        if not request.htmx:  # the push already told the page why
+            messages.info(request, _("You are not searching for a game."))
         return _go(request, reverse("games:home"))
     if request.htmx:  # the page's push: the person moved to another pool meanwhile
         return HttpResponseClientRedirect(reverse("games:pool"))

@@ -104,17 +104,19 @@ async def test_a_seated_persons_page_is_sent_to_the_table(alice, bob) -> None:
     pushed = [await socket.receive_from(timeout=1) for _ in range(2)]
     went = next(html for html in pushed if 'id="pool-status"' in html)
     assert 'hx-get="/play-now/waiting/"' in went
-    assert 'hx-trigger="load"' in went
+    assert 'hx-trigger="load"' in went  # at once
     assert f'href="/tables/{table.pk}/"' in went
     await socket.disconnect()
 
 
-async def test_a_page_opened_out_of_every_pool_is_sent_on_at_once(alice) -> None:
+async def test_a_page_opened_out_of_every_pool_is_sent_on(alice) -> None:
     socket = await pool_page(alice)
 
     html = await socket.receive_from(timeout=1)
 
     assert 'hx-get="/play-now/waiting/"' in html
+    # A second later: a page that pressed Cancel has gone to the lobby by then.
+    assert 'hx-trigger="load delay:1s"' in html
     await socket.disconnect()
 
 

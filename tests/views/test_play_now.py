@@ -158,3 +158,14 @@ def test_the_pool_page_out_of_every_pool_goes_to_the_lobby(client: Client, alice
 
     assert response.redirect_chain[-1][0] == reverse("games:home")
     assert "You are not searching for a game." in response.content.decode()
+
+
+def test_the_pushed_element_of_a_page_out_of_every_pool_goes_to_the_lobby_quietly(
+    client: Client, alice
+) -> None:
+    client.force_login(alice)
+
+    response = client.get(reverse("games:pool"), headers={"HX-Request": "true"})
+
+    assert response["HX-Redirect"] == reverse("games:home")
+    assert "You are not searching" not in client.get(reverse("games:home")).content.decode()
