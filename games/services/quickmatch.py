@@ -250,17 +250,23 @@ def _claim_wave(now: datetime) -> bool:
     """Take the wave's lease, if no clock holds it and the last wave began ``WAVE_SECONDS``
     ago. One conditional UPDATE: of two clocks asking at once, one changes the row and the
     other, waiting for its lock, then finds it taken (PostgreSQL re-reads the row it waited for;
-    SQLite's write lock serialises the two)."""
-    try:
-        with transaction.atomic():
-            MatchWave.objects.get_or_create(
-                pk=1, defaults={"held_until": now, "last_at": now - timedelta(days=1)}
-            )
-    except IntegrityError:
-        pass  # another clock made the row at the same moment
-    claimed = MatchWave.objects.filter(
-        pk=1, held_until__lte=now, last_at__lte=now - timedelta(seconds=WAVE_SECONDS)
-    ).update(held_until=now + WAVE_LEASE, last_at=now)
+    SQLite's write lock serialises the two). A clock asking too soon only reads: every clock
+    asks four times a second, and on SQLite a write would queue behind the players' moves."""
+    due = now - timedelta(seconds=WAVE_SECONDS)
+    wave = MatchWave.objects.filter(pk=1).values_list("held_until", "last_at").first()
+    if wave is None:
+        try:
+            with transaction.atomic():
+                MatchWave.objects.get_or_create(
+                    pk=1, defaults={"held_until": now, "last_at": now - timedelta(days=1)}
+                )
+        except IntegrityError:
+            pass  # another clock made the row at the same moment
+    elif wave[0] > now or wave[1] > due:
+        return False  # held, or too soon
+    claimed = MatchWave.objects.filter(pk=1, held_until__lte=now, last_at__lte=due).update(
+        held_until=now + WAVE_LEASE, last_at=now
+    )
     return claimed == 1
 
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import guests
@@ -164,6 +165,16 @@ def test_a_second_wave_within_the_interval_does_nothing(alice, bob) -> None:
 
     assert quickmatch.wave(now + timedelta(seconds=quickmatch.WAVE_SECONDS / 2)) == []
     assert len(quickmatch.wave(now + timedelta(seconds=quickmatch.WAVE_SECONDS))) == 1
+
+
+def test_a_clock_asking_before_the_next_wave_is_due_writes_nothing(db) -> None:
+    now = later(1)
+    quickmatch.wave(now)  # takes the lease, pairs, gives the lease back
+
+    with CaptureQueriesContext(connection) as queries:
+        assert quickmatch.claim_wave(now + timedelta(seconds=1)) is False
+
+    assert [query["sql"].split()[0] for query in queries] == ["SELECT"]
 
 
 def test_a_group_one_of_whom_left_is_not_seated(alice, bob) -> None:
