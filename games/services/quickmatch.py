@@ -74,6 +74,10 @@ POOLS: dict[str, Pool] = {
 }
 WAVE_SECONDS = 2.0  # between two waves, whichever clock runs them
 WAVE_LEASE = timedelta(seconds=60)  # a wave not over by then is taken to have died
+# Tables one wave seats per pool, the longest waiters' first: the clock's thread also plays the
+# bots' moves and the timeouts, which a rush of thousands must not hold up for seconds (a table
+# takes milliseconds to write: docs/benchmarks.md). The others wait for the next wave.
+TABLES_PER_WAVE = 50
 # A process says its pool pages are still open every HEARTBEAT_SECONDS; an entry none of whose
 # pages was heard from for LOST_AFTER has lost its server, and one whose last page closed
 # RECONNECT_GRACE ago was not reloaded: the wave reaps both before it pairs.
@@ -221,7 +225,8 @@ def _reap(now: datetime) -> int:
 
 def wave(now: datetime | None = None) -> list[Table]:
     """One wave, if it is this clock's turn: reap the ghosts, pair every pool, seat each group
-    at a new table that starts at once. Returns the tables. Called by every clock's tick."""
+    (``TABLES_PER_WAVE`` at most per pool) at a new table that starts at once. Returns the
+    tables. Called by every clock's tick."""
     now = now or timezone.now()
     if not claim_wave(now):
         return []
@@ -230,7 +235,8 @@ def wave(now: datetime | None = None) -> list[Table]:
         seated: list[Table] = []
         for pool in POOLS.values():
             before = len(seated)
-            for group in pairing.pair(waiting_in(pool.key, now), pool.seats):
+            groups = pairing.pair(waiting_in(pool.key, now), pool.seats)
+            for group in groups[:TABLES_PER_WAVE]:
                 table = _seat_logged(pool, group, now)
                 if table is not None:
                     seated.append(table)

@@ -167,6 +167,19 @@ def test_a_second_wave_within_the_interval_does_nothing(alice, bob) -> None:
     assert len(quickmatch.wave(now + timedelta(seconds=quickmatch.WAVE_SECONDS))) == 1
 
 
+def test_a_wave_seats_so_many_tables_a_pool_and_the_rest_wait_for_the_next(
+    monkeypatch, django_user_model
+) -> None:
+    monkeypatch.setattr(quickmatch, "TABLES_PER_WAVE", 1)
+    for n in range(4):
+        waiting(django_user_model.objects.create_user(f"player{n}"))
+
+    assert len(quickmatch.wave(later(1))) == 1
+    assert quickmatch.waiting_count("duel-15") == 2
+    assert len(quickmatch.wave(later(1 + quickmatch.WAVE_SECONDS))) == 1
+    assert quickmatch.waiting_count("duel-15") == 0
+
+
 def test_a_clock_asking_before_the_next_wave_is_due_writes_nothing(db) -> None:
     now = later(1)
     quickmatch.wave(now)  # takes the lease, pairs, gives the lease back
