@@ -39,7 +39,7 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run run-cluster test axe lint format bench bench-bots bench-site bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -48,6 +48,7 @@ help:
 	@echo "make bench   time the rules engine"
 	@echo "make bench-bots  the bot levels against each other in the arena (ARGS='--jobs 2')"
 	@echo "make bench-site  moves per second through the site's services"
+	@echo "make bench-match quick match's wave with 2,000 waiting (ARGS='--people 5000 --pool party-30')"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
@@ -156,6 +157,12 @@ bench-site: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
+
+# Quick match's wave with thousands waiting in one pool, on a throwaway SQLite database.
+bench-match: $(VENV)/.stamp-run
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(BIN)/python manage.py bench_match $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 # The admin pages of a long game (thousands of moves), on a throwaway SQLite database.
 bench-admin: $(VENV)/.stamp-run

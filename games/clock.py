@@ -38,7 +38,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import abandon, moves, thinking
+from games.services import abandon, moves, quickmatch, thinking
 from games.services.thinking import BotTurn
 
 logger = logging.getLogger(__name__)
@@ -121,6 +121,7 @@ async def tick(now: datetime | None = None) -> int:
     await _on_clock_thread(sweep_abandoned)(now)
     due = await _on_clock_thread(due_game_ids)(now)
     await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
+    await _on_clock_thread(match_pools)(now)
     return len(due)
 
 
@@ -201,6 +202,16 @@ def sweep_abandoned(now: datetime | None = None) -> list[int]:
         return []
     _last_sweep = time.monotonic()
     return abandon.end_abandoned(now)
+
+
+def match_pools(now: datetime | None = None) -> int:
+    """Quick match's wave, when it is this clock's turn (``quickmatch.wave``); how many tables
+    it seated. A failure is logged and the clock goes on."""
+    try:
+        return len(quickmatch.wave(now))
+    except Exception:
+        logger.exception("the game clock could not match the pools")
+        return 0
 
 
 def play_due(now: datetime | None = None, should_stop=lambda: False) -> int:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.moderation.views import report_player
-from games.views import players
+from games.views import players, pools
 from games.views import tables as views
 
 app_name = "games"
@@ -10,6 +10,9 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", views.home, name="lobby"),
     path("play-bots/", views.play_bots, name="play_bots"),
+    path("play-now/", pools.play_now, name="play_now"),
+    path("play-now/waiting/", pools.pool, name="pool"),
+    path("play-now/cancel/", pools.cancel, name="pool_cancel"),
     path("tables/new/", views.create_table, name="create_table"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/join/", views.join, name="join"),

@@ -154,6 +154,33 @@ def lobby_changed() -> None:
     transaction.on_commit(lambda: _group_send(LOBBY_GROUP, message), robust=True)
 
 
+# ---------------------------------------------------------------------------- quick match
+
+
+def pool_group(pool: str) -> str:
+    """The group of the pages waiting in one quick-match pool."""
+    return f"pool-{pool}"
+
+
+def pool_person_group(user_id: int) -> str:
+    """The group of one person's pool pages."""
+    return f"pool-person-{user_id}"
+
+
+def pool_changed(pool: str) -> None:
+    """After commit, tell the pool's pages that the number of people waiting changed."""
+    message = {"type": "pool.update", "pool": pool, "key": uuid.uuid4().hex}
+    transaction.on_commit(lambda: _group_send(pool_group(pool), message), robust=True)
+
+
+def pool_place_changed(user_id: int, table_id: int | None = None) -> None:
+    """After commit, tell the person's pool pages that their place is elsewhere now: seated at
+    the table ``table_id``, in another pool, or out of the pools. Each page asks the site where
+    to go."""
+    message = {"type": "pool.elsewhere", "table": table_id}
+    transaction.on_commit(lambda: _group_send(pool_person_group(user_id), message), robust=True)
+
+
 # ---------------------------------------------------------------------------- presence
 #
 # Who is connected to a table is counted in the cache (shared by every process with REDIS_URL),

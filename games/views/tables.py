@@ -38,6 +38,7 @@ from games.presenters import (
     table_page_context,
 )
 from games.presenters.chat import chat_context
+from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
 from games.services import access, chat, history, rematch, tables
 from games.services.errors import ServiceError
@@ -162,7 +163,7 @@ def home(request: HttpRequest) -> HttpResponse:
     except ValueError:
         page = 1
     context = lobby_context(page)
-    context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL)
+    context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL, **pools_context())
     if page == 1:
         context["lobby_socket"] = "/ws/lobby/"
     return render(request, "games/lobby.html", context)

@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from games import clock
 from games.engine import Record, SearchBot
-from games.models import Game, Move
-from games.services import history, moves, tables, thinking
+from games.models import Game, Move, Seat, Table
+from games.services import history, moves, quickmatch, tables, thinking
 from tests.services.slow_bots import SECONDS, slow_choose
 
 HANDS = [
@@ -444,3 +444,25 @@ def test_a_bot_that_does_not_learn_is_given_no_history(alice, rig) -> None:
     turn = moves.advance_step(game.pk, timezone.now() + timedelta(seconds=5))
 
     assert turn.kind == "greedy" and turn.history is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_tick_seats_the_people_waiting_in_a_pool(alice, bob) -> None:
+    for person in (alice, bob):
+        await database_sync_to_async(quickmatch.enter)(person, "duel-15")
+
+    await clock.tick(timezone.now() + timedelta(seconds=1))
+
+    table = await Table.objects.aget(seats__user=alice)
+    assert table.status == Table.Status.PLAYING
+    assert await Seat.objects.filter(table=table, user=bob).aexists()
+
+
+@pytest.mark.django_db(transaction=True)  # as a process of its own: no test transaction around
+def test_run_clock_once_seats_the_people_waiting_in_a_pool(alice, bob) -> None:
+    for person in (alice, bob):
+        quickmatch.enter(person, "duel-15")
+
+    call_command("run_clock", "--once", stdout=io.StringIO())
+
+    assert Table.objects.filter(seats__user=alice).filter(seats__user=bob).exists()

@@ -45,6 +45,7 @@ class Command(BaseCommand):
             close_old_connections()  # a long-lived process: drop connections gone bad
             try:
                 clock.sweep_abandoned()
+                clock.match_pools()
                 played += clock.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")
