@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
+from games.live import restarts
 from games.live.consumers import (
     CLOSE_FORBIDDEN,
     CLOSE_SIGNED_OUT,
@@ -87,6 +88,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
             return
         self.language = _language(self.scope)
         await self.accept()
+        restarts.opened(self)
         for group in self._person_groups:
             await self.channel_layer.group_add(group, self.channel_name)
         entry = await database_sync_to_async(quickmatch.page_opened)(self.user)
@@ -102,6 +104,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "language"):
             return  # refused before it was accepted
+        restarts.closed(self)
         for group in self._person_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.pool:
@@ -121,6 +124,11 @@ class PoolConsumer(AsyncWebsocketConsumer):
         """The person logged out, changed their password or was banned: the page stops holding
         their place (they leave the pool as when it closes)."""
         await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def close_for_restart(self) -> None:
+        """The process is stopping: close, and the page reconnects elsewhere, keeping its place
+        (an entry outlives its last page by ``quickmatch.RECONNECT_GRACE``)."""
+        await self.close(code=restarts.CLOSE_SERVICE_RESTART)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the page only listens

@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from games.live import restarts
 from games.live.routing import websocket_urlpatterns
 from games.models import PoolEntry
 from games.services import broadcast, quickmatch
@@ -141,3 +142,19 @@ async def test_a_visitor_without_a_log_in_is_refused() -> None:
 
     assert not connected
     assert code == 4403
+
+
+async def test_a_restart_closes_the_pool_page_with_1012_and_the_place_is_kept(alice) -> None:
+    restarts.reset()
+    await enter(alice, "duel-15")
+    socket = await pool_page(alice)
+    await socket.receive_from(timeout=1)
+    assert restarts.open_sockets() == 1
+
+    await restarts.close_all(close_grace=0.1)
+
+    message = await socket.receive_output(timeout=1)
+    assert message == {"type": "websocket.close", "code": restarts.CLOSE_SERVICE_RESTART}
+    await socket.disconnect()
+    restarts.reset()
+    assert await database_sync_to_async(PoolEntry.objects.filter(user=alice).exists)()
