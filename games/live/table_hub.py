@@ -214,9 +214,10 @@ class TableHub:
     def _handshake(self, table_id: int, sender: str, message: dict[str, Any]) -> None:
         """Another process's hub joined the table, answered this one's joining, or left. It is
         counted (or forgotten) at once, so that every move stored here from now on is sent to
-        it; the version it brings is drawn in the table's order (a move it stored before it
-        knew of this process), and a joining hub is answered, in the table's order too, with
-        the newest version sent here (a move stored here before this hub knew of it)."""
+        it. The version it brings is drawn in the table's order (a move it stored before it
+        knew of this process). In the table's order too, it is told the newest version sent
+        here (the moves stored here before this hub knew of it): in the answer to its joining,
+        or after its answer."""
         kind, version = message.get("type"), message.get("version")
         if kind == "hub.left":
             self.others.get(table_id, set()).discard(sender)
@@ -224,13 +225,18 @@ class TableHub:
             self.others.setdefault(table_id, set()).add(sender)
         if version is not None:
             self._enqueue(table_id, functools.partial(self._changed, table_id, version))
-        if kind == "hub.joined":
+        if kind == "hub.left":
+            return
 
-            async def answer() -> None:
-                present = {"type": "hub.present", "from": self.channel_name}
-                self._send(table_id, sender, {**present, "version": self.versions.get(table_id)})
+        async def tell() -> None:
+            sent = self.versions.get(table_id)
+            if kind == "hub.joined":
+                answer = {"type": "hub.present", "from": self.channel_name, "version": sent}
+                self._send(table_id, sender, answer)
+            elif sent is not None:
+                self._send(table_id, sender, {"type": "table.update", "version": sent})
 
-            self._enqueue(table_id, answer)
+        self._enqueue(table_id, tell)
 
     def _send(self, table_id: int, channel: str | None, message: dict[str, Any]) -> None:
         """Send ``message`` about the table to one hub's ``channel``, or to the table's group,

@@ -336,6 +336,24 @@ async def test_a_hub_that_joins_is_answered_with_the_newest_version_sent_here(hu
     assert hub.others[1] == {other}
 
 
+async def test_a_hub_that_answers_this_one_s_joining_is_told_the_newest_version_sent_here(
+    hub, stored
+) -> None:
+    socket = FakeSocket()
+    stored[1] = 5
+    hub.join(1, socket)
+    await settled(hub)
+    await hub.layer.group_send(group_name(1), change(1, 5))  # a move it did not hear of
+    await until(lambda: len(socket.pushed) == 2)
+    other = await hub.layer.new_channel()
+    present = {"type": "hub.present", "table": 1, "from": other, "version": None}
+
+    await hub.layer.send(hub.channel_name, present)
+
+    told = await asyncio.wait_for(hub.layer.receive(other), 2)
+    assert told == {"type": "table.update", "table": 1, "version": 5}
+
+
 async def test_a_newer_version_brought_by_another_hub_is_read_and_drawn(hub, stored) -> None:
     socket = FakeSocket()
     hub.join(1, socket)
