@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from redis import RedisError
 
 from games.engine import make_bot
 from games.live.table_hub import TableHub
@@ -175,3 +176,25 @@ async def test_a_move_with_every_socket_in_its_own_process_sends_nothing_to_redi
 
     assert here.layer.sent[before:] == []
     assert not here.others.get(game_table.pk) and not other.layer.sent
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_the_health_check_asks_redis_itself_whichever_the_layer(
+    redis_url, kind, settings
+) -> None:
+    from channels.layers import channel_layers
+
+    from taki_site import ops
+
+    settings.CHANNEL_LAYERS = channel_layers_config(redis_url, kind)
+    channel_layers.backends.pop("default", None)
+    await ops._channel_layer_answers()  # answers
+
+    port = redis_url.rsplit(":", 1)[1].split("/")[0]
+    settings.CHANNEL_LAYERS = channel_layers_config(redis_url.replace(port, "1"), kind)
+    channel_layers.backends.pop("default", None)
+    try:
+        with pytest.raises((RedisError, OSError)):
+            await ops._channel_layer_answers()
+    finally:
+        channel_layers.backends.pop("default", None)
