@@ -40,6 +40,7 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import presenters
+from games.live import collector
 from games.models import ChatMessage
 from games.presenters import TableView
 from games.services import broadcast, chat, moves
@@ -100,6 +101,7 @@ class TableHub:
         layer = get_channel_layer()
         loop = asyncio.get_running_loop()
         if _hub is None or _hub.loop is not loop or _hub.layer is not layer:
+            collector.settle()  # start-up is over: its objects are the process's for good
             _hub = cls(layer)
         return _hub
 
