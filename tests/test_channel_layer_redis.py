@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis import RedisError
 
+from games import presenters
 from games.engine import make_bot
 from games.live.table_hub import TableHub
 from games.models import Game
@@ -140,9 +141,23 @@ def play_one(table, *people) -> int:
     return game.version + 1
 
 
+@pytest.fixture
+def counted_reads(monkeypatch) -> list[int]:
+    """The tables read back from the database, by any hub."""
+    read_table = presenters.read_table
+    reads: list[int] = []
+
+    def counted(table_id: int):
+        reads.append(table_id)
+        return read_table(table_id)
+
+    monkeypatch.setattr(presenters, "read_table", counted)
+    return reads
+
+
 @pytest.mark.django_db(transaction=True)
-async def test_a_move_reaches_the_table_s_sockets_in_both_processes(
-    two_hubs, game_table, alice, bob
+async def test_a_move_reaches_the_table_s_sockets_in_both_processes_read_by_neither(
+    two_hubs, game_table, alice, bob, counted_reads
 ) -> None:
     other, here = two_hubs
     mine, theirs = Socket(alice), Socket(bob)
@@ -156,8 +171,10 @@ async def test_a_move_reaches_the_table_s_sockets_in_both_processes(
     second = await play_one(game_table, alice, bob)
 
     await until(lambda: theirs.versions[-1] == second and mine.versions[-1] == second)
-    assert first in mine.versions  # drawn here from the move path's state, each in turn
+    assert first in mine.versions and first in theirs.versions  # each move, in turn
     assert here.others[game_table.pk] == {other.channel_name}
+    # The joins' reads only: the other process draws from the state sent with the move.
+    assert counted_reads == [game_table.pk, game_table.pk]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,15 +14,15 @@ sent an older table after a newer one, and a table's group is never left while a
 just joined it. Different tables' queues run side by side.
 
 The hub is also this process's table listener (``broadcast.TableListener``): a move stored here
-is handed to it in process, its table built from the state the move path held, and it tells the
-other processes at the table itself, each on its own channel: none when every socket of the
-table is here, which is how a cluster that sends a table's sockets to one process (nginx hashing
-the table's path) plays. The hubs of a table's group know each other by a handshake: a hub that
-joins a table says so to the group (``hub.joined``), the others answer it directly
-(``hub.present``) and a hub that leaves says so too (``hub.left``). Each answer and each leave
-carries the newest version its sender's sockets were sent, so a move stored in the instant
-before its process heard of another still reaches the other's sockets: the other reads the
-table when that version is newer than what it drew.
+is handed to it in process, its table built from the state the move path held, and it sends
+that state to the other processes at the table itself, each on its own channel, so that none
+reads the table back: to none when every socket of the table is here, which is how a cluster
+that sends a table's sockets to one process (nginx hashing the table's path) plays. The hubs of
+a table's group know each other by a handshake: a hub that joins a table says so to the group
+(``hub.joined``), the others answer it directly (``hub.present``) and a hub that leaves says so
+too (``hub.left``). Each answer and each leave carries the newest version its sender's sockets
+were sent, so a move stored in the instant before its process heard of another still reaches
+the other's sockets: the other reads the table when that version is newer than what it drew.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import pickle
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
@@ -183,7 +184,11 @@ class TableHub:
             # No socket here: whoever else is at the table is not known here.
             self._send(table_id, None, message)
             return
-        for channel in self.others.get(table_id, ()):
+        others = self.others.get(table_id, ())
+        if others:
+            # The state goes along, so that the others need not read the table back either.
+            message["state"] = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        for channel in others:
             self._send(table_id, channel, message)
         self._enqueue(table_id, functools.partial(self._changed, table_id, version, state))
 
@@ -268,7 +273,9 @@ class TableHub:
     async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "table.update":
-            await self._changed(table_id, message.get("version"))
+            state = message.get("state")
+            version = message.get("version")
+            await self._changed(table_id, version, None if state is None else _state(state))
         elif kind == "table.presence":
             await self._presence(table_id)
         elif kind == "chat.message":
@@ -403,6 +410,17 @@ class TableHub:
         finally:
             if self._queues.get(table_id) is queue:
                 del self._queues[table_id]
+
+
+def _state(pickled: bytes) -> broadcast.TableState | None:
+    """The state of a move another process stored, as it sent it (None if it cannot be read:
+    the table is then read back). Only the site's own processes write to its Redis, which
+    Django's cache trusts the same way (it stores pickles there)."""
+    try:
+        return pickle.loads(pickled)  # noqa: S301 - from the site's own processes
+    except Exception:
+        logger.exception("a move's state from another process could not be read")
+        return None
 
 
 _hub: TableHub | None = None

@@ -1,11 +1,12 @@
 """The seam between the site and its transport: group names, sends after commit, presence.
 
-The other services never reach for the channel layer or the cache themselves. A table's message
-carries no cards: each process reads the table from the database once per message and each
-socket draws its own user's view. The process that stored a move need not read it back: after
-commit the table's new :class:`TableState` is handed to this process's table listener
-(:class:`TableListener`, which the transport gives with :func:`listen`), and the message without
-it goes to every process.
+The other services never reach for the channel layer or the cache themselves. A table's group
+message carries no cards: each process reads the table from the database once per message and
+each socket draws its own user's view. A move need not be read back: after commit the table's
+new :class:`TableState` is handed to this process's table listener (:class:`TableListener`,
+which the transport gives with :func:`listen`), which draws it here and sends it to the other
+processes at the table; the group message without it goes to every process only when no
+listener takes the move.
 """
 
 from __future__ import annotations
