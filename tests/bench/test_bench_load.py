@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,8 @@ def test_it_compares_one_process_with_two_on_redis_side_by_side(
 
     run = _manage(
         "bench_load",
-        *("--tables", "2", "--players", "2", "--spectators", "1", "--think", "0.05"),
+        # Players slow enough that games are still being played in the steady window.
+        *("--tables", "3", "--players", "2", "--spectators", "1", "--think", "0.2"),
         *("--seconds", "2", "--warmup", "1", "--steady-seconds", "2"),
         *("--layouts", "one,local,spread", "--json", str(figures_path)),
         env=bench_env,
@@ -113,8 +115,7 @@ def test_it_compares_one_process_with_two_on_redis_side_by_side(
         # Moves alone, in a window of their own after the whole one.
         assert layout["steady_moves"] > 0 and layout["steady_cpu_ms_per_move"] > 0
         assert layout["ceiling_messages"] is None  # layouts are compared without the relay
-    assert figures[0]["redis_cpu_seconds"] == 0
-    assert all(layout["redis_cpu_seconds"] > 0 for layout in figures[1:])  # Redis is counted
+    assert figures[0]["redis_cpu_seconds"] == 0  # no Redis for one process
     side_by_side = run.stdout[run.stdout.index("--- side by side") :]
     assert "two processes, spread, Redis pubsub" in side_by_side and "1.00x" in side_by_side
 
@@ -206,3 +207,28 @@ def test_it_refuses_a_bot_level_that_does_not_exist(tmp_path: Path) -> None:
 
     assert run.returncode != 0
     assert "grandmaster" in run.stderr
+
+
+def test_the_cpu_of_the_redis_process_counts_with_the_servers() -> None:
+    from games.loadtest.run import CpuMeter
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+
+        class NoServers:
+            def cpu_seconds(self) -> float:
+                return 1.5
+
+        meter = CpuMeter(NoServers(), busy.pid)  # type: ignore[arg-type]
+        first = meter.read()
+        deadline = time.monotonic() + 10
+        while meter.read().redis - first.redis < 0.05 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        last = meter.read()
+    finally:
+        busy.kill()
+        busy.wait()
+
+    used = last - first
+    assert used.redis >= 0.05 and used.servers == 0
+    assert last.total == last.servers + last.redis and last.servers == 1.5
