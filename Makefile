@@ -172,7 +172,8 @@ bench-admin: $(VENV)/.stamp-run
 
 # The live site under load: Daphne, simulated players over real websockets, and a trivial relay
 # consumer for comparison. A throwaway SQLite database unless the caller set DATABASE_URL;
-# REDIS_URL passes through (needed for ARGS="--processes 2"). Options: make bench-load ARGS=--help
+# REDIS_URL passes through, and without it several processes run on a redis-server of their own
+# (ARGS="--layouts one,local,spread" compares one process with two). Options: ARGS=--help
 bench-load: $(VENV)/.stamp-test
 	@folder=""; \
 	if [ -z "$$DATABASE_URL" ]; then \

@@ -246,15 +246,27 @@ def _postgresql_pool() -> dict[str, Any]:
     }
 
 
-def channel_layers_config(url: str | None) -> dict[str, Any]:
-    """CHANNEL_LAYERS: in memory for one process, or Redis when REDIS_URL is set.
+# The channel layers a site on Redis may use (REDIS_CHANNEL_LAYER): Redis's pub/sub, or lists
+# that hold each channel's messages until it reads them. Pub/sub carries a table's move for a
+# third of the CPU (docs/benchmarks.md); lists keep a message for a minute if its process is
+# slow to read it, where pub/sub delivers to whoever listens at that instant.
+REDIS_CHANNEL_LAYERS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "lists": "channels_redis.core.RedisChannelLayer",
+}
+
+
+def channel_layers_config(url: str | None, kind: str = "pubsub") -> dict[str, Any]:
+    """CHANNEL_LAYERS: in memory for one process, or Redis when REDIS_URL is set, with its
+    pub/sub (``kind`` "pubsub", the default) or its lists ("lists").
 
     The in-memory layer only reaches consumers in the same process, so any deployment with more
     than one server process needs REDIS_URL. Each process hears of every table it has sockets
     at on one channel (``games.live.table_hub``), given room for a burst of messages
-    (``CHANNEL_CAPACITY``): a layer drops what a full channel cannot take.
+    (``CHANNEL_CAPACITY``): the in-memory and list layers drop what a full channel cannot take.
 
-    :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
+    :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL, or
+        ``kind`` is not a known layer.
     """
     if not url:
         return {
@@ -264,24 +276,22 @@ def channel_layers_config(url: str | None) -> dict[str, Any]:
             }
         }
     _check_redis_url(url)
-    return {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "capacity": CHANNEL_CAPACITY,
-                "hosts": [
-                    {
-                        "address": url,
-                        "max_connections": REDIS_MAX_CONNECTIONS,
-                        # channels-redis waits for messages with blocking reads (BZPOPMIN) of
-                        # about 5 s; redis-py's 5 s read timeout can end one first, and the idle
-                        # socket's consumer then dies. Blocking reads carry their own timeout.
-                        "socket_timeout": None,
-                    }
-                ],
-            },
-        }
+    if kind not in REDIS_CHANNEL_LAYERS:
+        raise ImproperlyConfigured(
+            f"REDIS_CHANNEL_LAYER must be one of {', '.join(REDIS_CHANNEL_LAYERS)}, not {kind!r}"
+        )
+    host = {
+        "address": url,
+        "max_connections": REDIS_MAX_CONNECTIONS,
+        # channels-redis's list layer waits for messages with blocking reads (BZPOPMIN) of about
+        # 5 s; redis-py's 5 s read timeout can end one first, and the idle socket's consumer
+        # then dies. Blocking reads carry their own timeout.
+        "socket_timeout": None,
     }
+    config: dict[str, Any] = {"hosts": [host]}
+    if kind == "lists":
+        config["capacity"] = CHANNEL_CAPACITY
+    return {"default": {"BACKEND": REDIS_CHANNEL_LAYERS[kind], "CONFIG": config}}
 
 
 def cache_config(url: str | None) -> dict[str, Any]:

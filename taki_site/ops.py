@@ -40,9 +40,13 @@ async def _channel_layer_answers() -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer")
-    if hasattr(layer, "connection") and hasattr(layer, "ring_size"):  # channels_redis
+    if hasattr(layer, "connection") and hasattr(layer, "ring_size"):  # channels_redis lists
         for index in range(layer.ring_size):
             await layer.connection(index).ping()
+    elif type(layer).__module__ == "channels_redis.pubsub":  # one client per Redis it uses
+        for shard in layer._get_layer()._shards:
+            shard._ensure_redis()
+            await shard._redis.ping()
 
 
 async def _check(part) -> str:

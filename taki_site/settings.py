@@ -109,7 +109,9 @@ WSGI_APPLICATION = "taki_site.wsgi.application"
 ASGI_APPLICATION = "taki_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), BASE_DIR / "db.sqlite3")}
-CHANNEL_LAYERS = channel_layers_config(os.environ.get("REDIS_URL"))
+CHANNEL_LAYERS = channel_layers_config(
+    os.environ.get("REDIS_URL"), os.environ.get("REDIS_CHANNEL_LAYER") or "pubsub"
+)
 CACHES = cache_config(os.environ.get("REDIS_URL"))
 # What one table socket may send: a burst of actions, then so many a second (a person clicks a
 # few times a second at most, a TAKI run card by card included); a flood closes it (4429).

@@ -73,12 +73,11 @@ def test_it_uses_the_in_memory_layer_when_redis_url_is_unset() -> None:
     }
 
 
-def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
+def test_it_uses_redis_s_pub_sub_with_a_large_pool_when_redis_url_is_set() -> None:
     assert channel_layers_config("redis://127.0.0.1:6379/1") == {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "capacity": 2000,
                 "hosts": [
                     {
                         "address": "redis://127.0.0.1:6379/1",
@@ -90,6 +89,18 @@ def test_it_uses_redis_with_a_large_pool_when_redis_url_is_set() -> None:
         }
     }
     assert REDIS_MAX_CONNECTIONS > 100  # redis-py's async default, too small under load
+
+
+def test_it_uses_redis_s_lists_with_a_channel_capacity_when_asked() -> None:
+    config = channel_layers_config("redis://127.0.0.1:6379/1", "lists")["default"]
+
+    assert config["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert config["CONFIG"]["capacity"] == 2000
+
+
+def test_it_rejects_a_channel_layer_it_does_not_know() -> None:
+    with pytest.raises(ImproperlyConfigured, match="REDIS_CHANNEL_LAYER"):
+        channel_layers_config("redis://127.0.0.1:6379/1", "kafka")
 
 
 def test_it_rejects_a_redis_url_that_is_not_redis() -> None:

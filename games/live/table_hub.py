@@ -14,9 +14,15 @@ sent an older table after a newer one, and a table's group is never left while a
 just joined it. Different tables' queues run side by side.
 
 The hub is also this process's table listener (``broadcast.TableListener``): a move stored here
-is handed to it in process, its table built from the state the move path held, and the same
-change's group message, arriving later through the layer, finds it drawn already (versions only
-grow) and draws nothing.
+is handed to it in process, its table built from the state the move path held, and it sends
+that state to the other processes at the table itself, each on its own channel, so that none
+reads the table back: to none when every socket of the table is here, which is how a cluster
+that sends a table's sockets to one process (nginx hashing the table's path) plays. The hubs of
+a table's group know each other by a handshake: a hub that joins a table says so to the group
+(``hub.joined``), the others answer it directly (``hub.present``) and a hub that leaves says so
+too (``hub.left``). Each answer and each leave carries the newest version its sender's sockets
+were sent, so a move stored in the instant before its process heard of another still reaches
+the other's sockets: the other reads the table when that version is newer than what it drew.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import pickle
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
@@ -34,6 +41,7 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import presenters
+from games.live import collector
 from games.models import ChatMessage
 from games.presenters import TableView
 from games.services import broadcast, chat, moves
@@ -76,8 +84,13 @@ class TableHub:
         # not drawn again, and a click made against an older one is refused before the
         # database is asked (``moves.is_stale``).
         self.versions: dict[int, int] = {}
+        # The other processes' hub channels at each table here, by the handshake: a move stored
+        # here is sent to them, and to nobody when there are none.
+        self.others: dict[int, set[str]] = {}
         self._queues: dict[int, deque[Job]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._last_send: asyncio.Task[None] | None = None
+        self.channel_name = ""  # this hub's own channel on the layer, once it is open
         self._channel: asyncio.Task[str] = self.loop.create_task(self._open())
         self._tasks.add(self.loop.create_task(self._keep_presence()))
         broadcast.listen(self)
@@ -89,6 +102,7 @@ class TableHub:
         layer = get_channel_layer()
         loop = asyncio.get_running_loop()
         if _hub is None or _hub.loop is not loop or _hub.layer is not layer:
+            collector.settle()  # start-up is over: its objects are the process's for good
             _hub = cls(layer)
         return _hub
 
@@ -104,9 +118,13 @@ class TableHub:
         comes from may be newer than the view held here."""
 
         async def job() -> None:
+            first = table_id not in self.sockets
             self.sockets.setdefault(table_id, set()).add(socket)
             # Joined again with every socket: a layer forgets a group member after a day.
-            await self.layer.group_add(broadcast.group_name(table_id), await self._channel)
+            channel = await self._channel
+            await self.layer.group_add(broadcast.group_name(table_id), channel)
+            if first:  # the table's other processes answer with what they sent: see _listen
+                self._send(table_id, None, {"type": "hub.joined", "from": channel})
             view = await self._read(table_id)
             await self._to_each([socket], lambda socket: socket.push(view))
 
@@ -124,8 +142,12 @@ class TableHub:
             if not sockets:
                 del self.sockets[table_id]
                 self.views.pop(table_id, None)
-                self.versions.pop(table_id, None)
-                await self.layer.group_discard(broadcast.group_name(table_id), await self._channel)
+                version = self.versions.pop(table_id, None)
+                self.others.pop(table_id, None)
+                channel = await self._channel
+                await self.layer.group_discard(broadcast.group_name(table_id), channel)
+                left = {"type": "hub.left", "from": channel, "version": version}
+                self._send(table_id, None, left)
 
         self._enqueue(table_id, job)
 
@@ -143,25 +165,38 @@ class TableHub:
 
     # ------------------------------------------------------------------ what the services hand over
 
-    def move_stored(self, state: broadcast.TableState) -> None:
+    def move_stored(self, state: broadcast.TableState) -> bool:
         """A move this process stored (``broadcast.TableListener``), handed over on the thread
-        that committed it: its table is drawn from ``state`` on the hub's loop, in the table's
-        order, before the move's group message arrives."""
+        that committed it: on the hub's loop, the other processes at the table are told of it
+        and its table is drawn here from ``state``, in the table's order. Whether the hub took
+        it (not when its loop has closed: the server is stopping)."""
         try:
             self.loop.call_soon_threadsafe(self._moved, state)
-        except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+        except RuntimeError:
             logger.warning("a move of table %s was not handed to its sockets", state.table.pk)
+            return False
+        return True
 
     def _moved(self, state: broadcast.TableState) -> None:
-        table_id = state.table.pk
-        if table_id in self.sockets:
-            change = functools.partial(self._changed, table_id, state.game.version, state)
-            self._enqueue(table_id, change)
+        table_id, version = state.table.pk, state.game.version
+        message = {"type": "table.update", "table": table_id, "version": version}
+        if table_id not in self.sockets:
+            # No socket here: whoever else is at the table is not known here.
+            self._send(table_id, None, message)
+            return
+        others = self.others.get(table_id, ())
+        if others:
+            # The state goes along, so that the others need not read the table back either.
+            message["state"] = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        for channel in others:
+            self._send(table_id, channel, message)
+        self._enqueue(table_id, functools.partial(self._changed, table_id, version, state))
 
     # ------------------------------------------------------------------ what the layer brings
 
     async def _open(self) -> str:
         channel = await self.layer.new_channel()
+        self.channel_name = channel
         task = self.loop.create_task(self._listen(channel))
         self._tasks.add(task)
         return channel
@@ -175,13 +210,72 @@ class TableHub:
                 await asyncio.sleep(1)
                 continue
             table_id = message.get("table")
-            if table_id in self.sockets:
+            if table_id not in self.sockets:
+                continue
+            sender = message.get("from")
+            if sender is None:
                 self._enqueue(table_id, functools.partial(self._handle, table_id, message))
+            elif sender != self.channel_name:
+                self._handshake(table_id, sender, message)
+
+    def _handshake(self, table_id: int, sender: str, message: dict[str, Any]) -> None:
+        """Another process's hub joined the table, answered this one's joining, or left. It is
+        counted (or forgotten) at once, so that every move stored here from now on is sent to
+        it. The version it brings is drawn in the table's order (a move it stored before it
+        knew of this process). In the table's order too, it is told the newest version sent
+        here (the moves stored here before this hub knew of it): in the answer to its joining,
+        or after its answer."""
+        kind, version = message.get("type"), message.get("version")
+        if kind == "hub.left":
+            self.others.get(table_id, set()).discard(sender)
+        else:
+            self.others.setdefault(table_id, set()).add(sender)
+        if version is not None:
+            self._enqueue(table_id, functools.partial(self._changed, table_id, version))
+        if kind == "hub.left":
+            return
+
+        async def tell() -> None:
+            sent = self.versions.get(table_id)
+            if kind == "hub.joined":
+                answer = {"type": "hub.present", "from": self.channel_name, "version": sent}
+                self._send(table_id, sender, answer)
+            elif sent is not None:
+                self._send(table_id, sender, {"type": "table.update", "version": sent})
+
+        self._enqueue(table_id, tell)
+
+    def _send(self, table_id: int, channel: str | None, message: dict[str, Any]) -> None:
+        """Send ``message`` about the table to one hub's ``channel``, or to the table's group,
+        after the hub's sends before it (a layer's sends may otherwise overtake each other)."""
+        message = {**message, "table": table_id}
+        previous = self._last_send
+
+        async def send() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])  # done, whether it failed or not
+            if channel is None:
+                await self.layer.group_send(broadcast.group_name(table_id), message)
+            else:
+                await self.layer.send(channel, message)
+
+        task = self._last_send = self.loop.create_task(send())
+        self._tasks.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if self._last_send is task:
+            self._last_send = None
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("a table message was not sent", exc_info=task.exception())
 
     async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "table.update":
-            await self._changed(table_id, message.get("version"))
+            state = message.get("state")
+            version = message.get("version")
+            await self._changed(table_id, version, None if state is None else _state(state))
         elif kind == "table.presence":
             await self._presence(table_id)
         elif kind == "chat.message":
@@ -327,6 +421,17 @@ class TableHub:
         finally:
             if self._queues.get(table_id) is queue:
                 del self._queues[table_id]
+
+
+def _state(pickled: bytes) -> broadcast.TableState | None:
+    """The state of a move another process stored, as it sent it (None if it cannot be read:
+    the table is then read back). Only the site's own processes write to its Redis, which
+    Django's cache trusts the same way (it stores pickles there)."""
+    try:
+        return pickle.loads(pickled)  # noqa: S301 - from the site's own processes
+    except Exception:
+        logger.exception("a move's state from another process could not be read")
+        return None
 
 
 _hub: TableHub | None = None

@@ -272,6 +272,10 @@ class TableGroup:
             player.seated = True
         self.ready = asyncio.Event()  # the first game's sockets are open
         self.stop = asyncio.Event()
+        # Cleared while only moves are measured: a finished game keeps its sockets open and no
+        # new table is opened until it is set again.
+        self.opening = asyncio.Event()
+        self.opening.set()
         self.last_version = -1
         self.last_progress = time.monotonic()  # when a push last showed a newer version
 
@@ -290,6 +294,7 @@ class TableGroup:
 
     async def _play_one(self, counters: SiteCounters) -> None:
         host = self.players[0]
+        await self.opening.wait()
         async with self.setup:
             table_id = await host.open_table(len(self.players))
             for player in self.players[1:]:
@@ -311,6 +316,7 @@ class TableGroup:
             if game.finished.is_set():
                 counters.games_finished += 1
             counters.unresolved += sum(not player.idle for player in self.players)
+            await self.opening.wait()
         finally:
             game.closing = True
             await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)

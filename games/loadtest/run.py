@@ -17,12 +17,20 @@ from django.contrib.auth.hashers import MD5PasswordHasher
 
 from games.loadtest.bots import bot_moves, start_bot_tables
 from games.loadtest.driver import SETUP_AT_ONCE, Client, RelayGroup, TableGroup, Think
-from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup
-from games.loadtest.stats import Report, SiteCounters, Verification, Window, percentile
+from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup, cpu_seconds
+from games.loadtest.stats import (
+    CpuUse,
+    Report,
+    SiteCounters,
+    Verification,
+    Window,
+    percentile,
+)
 from games.models import Game, Move
 
 PASSWORD = "load-test-password"  # throwaway users on a throwaway database
 SETUP_TIMEOUT = 300.0  # logging in and opening the first tables
+STEADY_SETTLE = 0.5  # seconds for the tables being set up to finish before the steady window
 STALL_SECONDS = 5.0  # a table whose game has not moved for this long (plus think time) is stuck
 
 
@@ -39,6 +47,12 @@ class LoadOptions:
     seed: int = 1
     bot_tables: int = 0  # tables of bots alone, thinking beside the players
     bot_level: str = "expert"
+    # Every socket of a table on one process (as nginx hashing the table's path sends them),
+    # rather than a table's clients spread over the processes in turn.
+    local: bool = False
+    # A second window after the first, with no table opened, joined, started or left in it:
+    # only moves and their pushes (0: none).
+    steady_seconds: float = 10.0
 
     @property
     def clients_per_table(self) -> int:
@@ -67,26 +81,41 @@ def create_users(options: LoadOptions) -> list[str]:
     return names
 
 
-def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Report:
-    """Run the benchmark and return its report (verification included)."""
+def run(
+    options: LoadOptions,
+    log_dir: Path,
+    say: Callable[[str], None],
+    env: dict[str, str | None] | None = None,
+    redis_pid: int | None = None,
+) -> Report:
+    """Run the benchmark and return its report (verification included). ``env`` changes the
+    servers' environment; the CPU of ``redis_pid``, when given, counts with theirs."""
     names = create_users(options)
     bot_games = start_bot_tables(options.bot_tables, options.bot_level)
     if bot_games:
         say(f"{len(bot_games)} tables of {options.bot_level} bots thinking beside the players")
     say(f"{len(names)} users; serving the site with {options.processes} Daphne process(es)")
-    with DaphneGroup(SITE_APP, options.processes, log_dir, "site") as site:
-        counters, window, cpu = asyncio.run(_drive_site(options, site, names, say))
+    with DaphneGroup(SITE_APP, options.processes, log_dir, "site", env=env) as site:
+        meter = CpuMeter(site, redis_pid)
+        counters, window, cpu, steady = asyncio.run(_drive_site(options, site, meter, names, say))
         site.check_alive()
     report = _site_report(options, counters, window, cpu)
+    if steady is not None:
+        steady_window, steady_cpu = steady
+        report.steady_seconds = steady_window.seconds
+        report.steady_moves = moves_in(steady_window)
+        report.steady_cpu_seconds = steady_cpu.total
+        if report.steady_moves:
+            report.steady_cpu_ms_per_move = steady_cpu.total * 1000 / report.steady_moves
     if bot_games:
         start = datetime.fromtimestamp(window.wall_start, UTC)
         end = datetime.fromtimestamp(window.wall_start + window.seconds, UTC)
         report.bot_moves = bot_moves(bot_games, start, end)
     if options.ceiling:
         say("ceiling: a trivial relay consumer on the same stack")
-        with DaphneGroup(CEILING_APP, options.processes, log_dir, "ceiling") as ceiling:
+        with DaphneGroup(CEILING_APP, options.processes, log_dir, "ceiling", env=env) as ceiling:
             messages, pushes, ceiling_seconds, ceiling_cpu = asyncio.run(
-                _drive_ceiling(options, ceiling)
+                _drive_ceiling(options, ceiling, CpuMeter(ceiling, redis_pid))
             )
             ceiling.check_alive()
         report.ceiling_messages = messages
@@ -104,17 +133,34 @@ def run(options: LoadOptions, log_dir: Path, say: Callable[[str], None]) -> Repo
     return report
 
 
+class CpuMeter:
+    """The CPU time used so far by the servers and, when given, by Redis."""
+
+    def __init__(self, site: DaphneGroup, redis_pid: int | None) -> None:
+        self.site, self.redis_pid = site, redis_pid
+
+    def read(self) -> CpuUse:
+        redis = cpu_seconds(self.redis_pid) if self.redis_pid is not None else 0.0
+        return CpuUse(self.site.cpu_seconds(), redis)
+
+
 async def _drive_site(
-    options: LoadOptions, site: DaphneGroup, names: list[str], say: Callable[[str], None]
-) -> tuple[SiteCounters, Window, float]:
+    options: LoadOptions,
+    site: DaphneGroup,
+    meter: CpuMeter,
+    names: list[str],
+    say: Callable[[str], None],
+) -> tuple[SiteCounters, Window, CpuUse, tuple[Window, CpuUse] | None]:
     counters = SiteCounters()
     rng = random.Random(options.seed)
     connector = aiohttp.TCPConnector(limit=0)
     urls = site.urls
+    size = options.clients_per_table
     clients = [
         Client(
             name,
-            urls[index % len(urls)],
+            # A table's clients on one process, or each on the next process in turn.
+            urls[(index // size if options.local else index) % len(urls)],
             connector,
             counters,
             random.Random(rng.random()),
@@ -132,7 +178,6 @@ async def _drive_site(
 
         await asyncio.wait_for(asyncio.gather(*map(log_in, clients)), SETUP_TIMEOUT)
         say(f"logged in {len(clients)} clients in {time.monotonic() - started:.1f} s")
-        size = options.clients_per_table
         setup = asyncio.Semaphore(SETUP_AT_ONCE)
         groups = [
             TableGroup(
@@ -155,22 +200,41 @@ async def _drive_site(
                 f"{options.seconds:g} s measured"
             )
             await asyncio.sleep(max(0.0, window.start - time.monotonic()))
-            cpu_start = site.cpu_seconds()
+            cpu_start = meter.read()
             await asyncio.sleep(max(0.0, window.end - time.monotonic()))
-            cpu = site.cpu_seconds() - cpu_start
+            cpu = meter.read() - cpu_start
             stall = STALL_SECONDS + 2 * options.think.high
             now = time.monotonic()
             counters.stalled_tables = sum(now - group.last_progress > stall for group in groups)
+            steady = None
+            if options.steady_seconds > 0:
+                steady = await _steady_window(options, groups, meter, say)
             for group in groups:
                 group.stop.set()
+                group.opening.set()
     finally:
         await asyncio.gather(*(client.close() for client in clients))
         await connector.close()
-    return counters, window, cpu
+    return counters, window, cpu, steady
+
+
+async def _steady_window(
+    options: LoadOptions, groups: list[TableGroup], meter: CpuMeter, say: Callable[[str], None]
+) -> tuple[Window, CpuUse]:
+    """Hold every table's next one (a finished game keeps its sockets open, no table is opened,
+    joined or started) and measure the moves alone, once the tables being set up have been."""
+    for group in groups:
+        group.opening.clear()
+    say(f"steady: no new table; {options.steady_seconds:g} s of moves alone")
+    window = Window.after(STEADY_SETTLE, options.steady_seconds)
+    await asyncio.sleep(max(0.0, window.start - time.monotonic()))
+    start = meter.read()
+    await asyncio.sleep(max(0.0, window.end - time.monotonic()))
+    return window, meter.read() - start
 
 
 async def _drive_ceiling(
-    options: LoadOptions, ceiling: DaphneGroup
+    options: LoadOptions, ceiling: DaphneGroup, meter: CpuMeter
 ) -> tuple[int, int, float, float]:
     """Relayed messages and pushes in the ceiling's measured window, its length, and the
     ceiling's CPU seconds in it."""
@@ -186,9 +250,9 @@ async def _drive_ceiling(
         async def measure_cpu() -> None:
             nonlocal cpu
             await asyncio.sleep(max(0.0, window.start - time.monotonic()))
-            start = ceiling.cpu_seconds()
+            start = meter.read()
             await asyncio.sleep(max(0.0, window.end - time.monotonic()))
-            cpu = ceiling.cpu_seconds() - start
+            cpu = (meter.read() - start).total
 
         async with asyncio.TaskGroup() as tasks:
             tasks.create_task(measure_cpu())
@@ -198,14 +262,19 @@ async def _drive_ceiling(
     return messages, sum(group.pushes for group in groups), window.seconds, cpu
 
 
-def _site_report(
-    options: LoadOptions, counters: SiteCounters, window: Window, cpu: float
-) -> Report:
+def moves_in(window: Window) -> int:
+    """The players' moves the site stored in the window."""
     start = datetime.fromtimestamp(window.wall_start, UTC)
     end = datetime.fromtimestamp(window.wall_start + window.seconds, UTC)
-    moves = Move.objects.filter(
+    return Move.objects.filter(
         source=Move.Source.PLAYER, created_at__gte=start, created_at__lt=end
     ).count()
+
+
+def _site_report(
+    options: LoadOptions, counters: SiteCounters, window: Window, cpu: CpuUse
+) -> Report:
+    moves = moves_in(window)
     samples = counters.round_trips
     return Report(
         options={**asdict(options), "think": f"{options.think.low:g}-{options.think.high:g}"},
@@ -220,8 +289,9 @@ def _site_report(
         },
         pushes=counters.window_pushes,
         pushes_per_second=counters.window_pushes / window.seconds,
-        server_cpu_seconds=cpu,
-        server_cpu_ms_per_move=cpu * 1000 / moves if moves else None,
+        server_cpu_seconds=cpu.total,
+        server_cpu_ms_per_move=cpu.total * 1000 / moves if moves else None,
+        redis_cpu_seconds=cpu.redis,
         games_started=counters.games_started,
         games_finished=counters.games_finished,
     )

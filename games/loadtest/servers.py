@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -31,15 +32,24 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def server_env(settings_module: str = SETTINGS_MODULE) -> dict[str, str]:
+def server_env(
+    settings_module: str = SETTINGS_MODULE, changes: dict[str, str | None] | None = None
+) -> dict[str, str]:
     """The caller's environment (DATABASE_URL, REDIS_URL, ...) with DEBUG off and the
-    benchmark's settings module (the site's, with a fast password hasher)."""
-    return {
+    benchmark's settings module (the site's, with a fast password hasher), then ``changes``
+    (a variable set to None is removed)."""
+    env = {
         **os.environ,
         "DEBUG": "0",
         "PYTHONUNBUFFERED": "1",
         "DJANGO_SETTINGS_MODULE": settings_module,
     }
+    for name, value in (changes or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
 
 
 def cpu_seconds(pid: int) -> float:
@@ -61,9 +71,11 @@ class DaphneGroup:
         log_dir: Path,
         name: str,
         settings_module: str = SETTINGS_MODULE,
+        env: dict[str, str | None] | None = None,
     ) -> None:
         self.app = app
         self.settings_module = settings_module
+        self.env_changes = env or {}
         self.count = count
         self.log_dir = log_dir
         self.name = name
@@ -87,7 +99,7 @@ class DaphneGroup:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     def start(self) -> None:
-        env = server_env(self.settings_module)
+        env = server_env(self.settings_module, self.env_changes)
         for index in range(self.count):
             port = free_port()
             log = (self.log_dir / f"daphne-{self.name}-{index}.log").open("ab")
@@ -142,3 +154,57 @@ class DaphneGroup:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     process.wait(timeout=5)
         self.processes = []
+
+
+class RedisServer:
+    """A redis-server of the benchmark's own on a free loopback port, saving nothing; a context
+    manager that stops it on the way out. Its CPU counts with the servers' (``pid``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @staticmethod
+    def installed() -> bool:
+        return shutil.which("redis-server") is not None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def __enter__(self) -> RedisServer:
+        server = shutil.which("redis-server")
+        if server is None:
+            raise ServerError("redis-server is not installed: install it or set REDIS_URL")
+        self.port = free_port()
+        command = [server, "--bind", "127.0.0.1", "--port", str(self.port), "--save", ""]
+        self.process = subprocess.Popen(
+            [*command, "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.__exit__(None)
+                    raise ServerError("redis-server did not start") from None
+                time.sleep(0.05)
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)

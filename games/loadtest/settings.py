@@ -1,11 +1,14 @@
 """The site's settings, with two changes for the benchmark: a fast password hasher, and no
-limit on how fast one socket acts.
+limit on how fast one socket acts; and, when TAKI_BENCH_GC_LOG names a file, a log of the
+garbage collector's long pauses there (``games.loadtest.probe``).
 
 Every simulated client logs in through the site's log-in page. With the real PBKDF2 hasher
 (1.5 million iterations) that costs about a second of server CPU per user, so 150 users would
 spend minutes logging in before the first move. Passwords are not on the move path, so the
 figures are unaffected; the tests use the same hasher for the same reason.
 """
+
+import os
 
 from taki_site.settings import *  # noqa: F403
 
@@ -15,3 +18,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # person: the per-socket token bucket would close it.
 SOCKET_ACTIONS_BURST = 1_000_000
 SOCKET_ACTIONS_PER_SECOND = 1_000_000.0
+
+if os.environ.get("TAKI_BENCH_GC_LOG"):
+    from games.loadtest.probe import log_collections
+
+    log_collections(os.environ["TAKI_BENCH_GC_LOG"])

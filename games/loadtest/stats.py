@@ -33,6 +33,21 @@ class Window:
         return self.end - self.start
 
 
+@dataclass(frozen=True)
+class CpuUse:
+    """CPU seconds (user + system) of the site's servers, and of Redis when it is measured."""
+
+    servers: float
+    redis: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.servers + self.redis
+
+    def __sub__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(self.servers - other.servers, self.redis - other.redis)
+
+
 @dataclass
 class SiteCounters:
     """What the simulated clients did and saw."""
@@ -105,6 +120,12 @@ class Report:
     # transport alone costs a move, the floor under server_cpu_ms_per_move.
     ceiling_cpu_ms_per_message: float | None = None
     bot_moves: int | None = None  # the moves of the tables of bots alone, in the window
+    redis_cpu_seconds: float = 0.0  # Redis's share of server_cpu_seconds (0: not measured)
+    # The steady window: moves and their pushes alone, no table opened, started or left.
+    steady_seconds: float | None = None
+    steady_moves: int | None = None
+    steady_cpu_seconds: float | None = None
+    steady_cpu_ms_per_move: float | None = None
     verification: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -118,6 +139,7 @@ class Report:
             return "-" if value is None else f"{value:,.1f} ms"
 
         cpu = self.server_cpu_ms_per_move
+        redis = f", Redis {self.redis_cpu_seconds:,.1f} s of it" if self.redis_cpu_seconds else ""
         lines = [
             f"moves/s            {self.moves_per_second:,.1f}  ({self.moves:,} moves in "
             f"{self.seconds:.0f} s; {self.games_finished} games finished of "
@@ -126,8 +148,16 @@ class Report:
             f"p99 {ms(rtt['p99'])}  ({rtt['samples']:,.0f} samples)",
             f"pushes/s           {self.pushes_per_second:,.1f}",
             f"server CPU/move    {'-' if cpu is None else f'{cpu:,.2f} ms'}  "
-            f"({self.server_cpu_seconds:,.1f} s of CPU in the window)",
+            f"({self.server_cpu_seconds:,.1f} s of CPU in the window{redis}; tables opened, "
+            "joined, started and left included)",
         ]
+        if self.steady_seconds is not None:
+            steady = self.steady_cpu_ms_per_move
+            lines.append(
+                f"steady CPU/move    {'-' if steady is None else f'{steady:,.2f} ms'}  "
+                f"({self.steady_moves:,} moves in {self.steady_seconds:.0f} s with no table "
+                "opened, joined, started or left: the moves and their pushes alone)"
+            )
         if self.bot_moves is not None:
             lines.append(
                 f"bots beside        {self.bot_moves:,} moves in the window "

@@ -1,11 +1,12 @@
 """The seam between the site and its transport: group names, sends after commit, presence.
 
-The other services never reach for the channel layer or the cache themselves. A table's message
-carries no cards: each process reads the table from the database once per message and each
-socket draws its own user's view. The process that stored a move need not read it back: after
-commit the table's new :class:`TableState` is handed to this process's table listener
-(:class:`TableListener`, which the transport gives with :func:`listen`), and the message without
-it goes to every process.
+The other services never reach for the channel layer or the cache themselves. A table's group
+message carries no cards: each process reads the table from the database once per message and
+each socket draws its own user's view. A move need not be read back: after commit the table's
+new :class:`TableState` is handed to this process's table listener (:class:`TableListener`,
+which the transport gives with :func:`listen`), which draws it here and sends it to the other
+processes at the table; the group message without it goes to every process only when no
+listener takes the move.
 """
 
 from __future__ import annotations
@@ -106,12 +107,14 @@ class TableState:
 class TableListener(Protocol):
     """What this process's transport offers the services (``games.live.table_hub.TableHub``):
     the state of each move stored here, handed over in process, so that its sockets need not
-    read the table back. Its tables' group messages still reach it through the channel layer,
-    later: the change they bring is one it has already been handed."""
+    read the table back, and the move's message, which the listener sends to the other
+    processes at the table (none when all its sockets are in this one)."""
 
-    def move_stored(self, state: TableState) -> None:
-        """Take the table's state after a move this process stored, just committed. Called on
-        the thread that committed it: what the listener does with it runs on its own."""
+    def move_stored(self, state: TableState) -> bool:
+        """Take the table's state after a move this process stored, just committed, and tell
+        the table's sockets in every process of it; whether it was taken (if not, the move's
+        message goes to the table's group). Called on the thread that committed it: what the
+        listener does with it runs on its own."""
         ...
 
 
@@ -132,17 +135,20 @@ def table_changed(
 
     Each process hears of it once for all its sockets at the table (``games.live.table_hub``);
     ``version`` is the game's new version after a move. ``state``, the table after that move, is
-    handed to this process's listener first; the group message, which reaches every process,
-    carries the version alone.
+    handed to this process's listener, which tells the other processes; without a listener that
+    takes it, the table's group message, which reaches every process, carries the version alone.
     """
     message = {"type": "table.update", "table": table_id, "version": version}
 
     def send() -> None:
         listener = _listener
-        try:
-            if state is not None and listener is not None:
-                listener.move_stored(state)
-        finally:
+        taken = False
+        if state is not None and listener is not None:
+            try:
+                taken = listener.move_stored(state)
+            except Exception:
+                logger.exception("a move of table %s was not handed to this process", table_id)
+        if not taken:
             _group_send(group_name(table_id), message)
 
     transaction.on_commit(send, robust=True)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,15 +19,32 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _manage(
+    *args: str, env: dict[str, str], timeout: float = 90
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=timeout,
     )
+
+
+@pytest.fixture
+def bench_env(tmp_path: Path) -> dict[str, str]:
+    """A throwaway database, migrated, and no REDIS_URL: a run that needs Redis starts its own."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bench.sqlite3'}"}
+    env.pop("REDIS_URL", None)
+    _manage("migrate", "--noinput", "--verbosity", "0", env=env).check_returncode()
+    return env
+
+
+needs_redis_server = pytest.mark.skipif(
+    shutil.which("redis-server") is None and not os.environ.get("CI"),
+    reason="redis-server is not installed",
+)
 
 
 def test_it_plays_over_websockets_and_verifies_every_move(tmp_path: Path) -> None:
@@ -56,14 +75,85 @@ def test_it_plays_over_websockets_and_verifies_every_move(tmp_path: Path) -> Non
     assert "moves/s" in run.stdout and "verification       ok" in run.stdout
 
 
-def test_it_refuses_several_processes_without_redis(tmp_path: Path) -> None:
+def test_it_refuses_several_processes_without_redis_url_or_redis_server(tmp_path: Path) -> None:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'bench.sqlite3'}"}
     env.pop("REDIS_URL", None)
+    env["PATH"] = str(tmp_path)  # no redis-server to start
 
     run = _manage("bench_load", "--processes", "2", env=env)
 
     assert run.returncode != 0
-    assert "REDIS_URL" in run.stderr
+    assert "REDIS_URL" in run.stderr and "redis-server" in run.stderr
+
+
+@needs_redis_server
+def test_it_compares_one_process_with_two_on_redis_side_by_side(
+    bench_env: dict[str, str], tmp_path: Path
+) -> None:
+    figures_path = tmp_path / "figures.json"
+
+    run = _manage(
+        "bench_load",
+        # Players slow enough that games are still being played in the steady window.
+        *("--tables", "3", "--players", "2", "--spectators", "1", "--think", "0.2"),
+        *("--seconds", "2", "--warmup", "1", "--steady-seconds", "2"),
+        *("--layouts", "one,local,spread", "--json", str(figures_path)),
+        env=bench_env,
+        timeout=240,
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(figures_path.read_text())
+    assert [layout["layout"] for layout in figures] == [
+        "one process, in memory",
+        "two processes, local, Redis pubsub",
+        "two processes, spread, Redis pubsub",
+    ]
+    for layout in figures:
+        assert layout["verification"]["ok"], (layout["layout"], layout["verification"])
+        assert layout["moves"] > 0 and layout["server_cpu_ms_per_move"] > 0
+        # Moves alone, in a window of their own after the whole one.
+        assert layout["steady_moves"] > 0 and layout["steady_cpu_ms_per_move"] > 0
+        assert layout["ceiling_messages"] is None  # layouts are compared without the relay
+    assert figures[0]["redis_cpu_seconds"] == 0  # no Redis for one process
+    side_by_side = run.stdout[run.stdout.index("--- side by side") :]
+    assert "two processes, spread, Redis pubsub" in side_by_side and "1.00x" in side_by_side
+
+
+def test_it_refuses_a_layout_it_does_not_know(bench_env: dict[str, str]) -> None:
+    run = _manage("bench_load", "--layouts", "one,everywhere", env=bench_env)
+
+    assert run.returncode != 0
+    assert "everywhere" in run.stderr
+
+
+def test_it_finds_how_many_open_loop_tables_one_process_holds(
+    bench_env: dict[str, str], tmp_path: Path
+) -> None:
+    figures_path = tmp_path / "capacity.json"
+
+    run = _manage(
+        "bench_load",
+        *("--find-capacity", "--think", "0.05-0.1", "--target-p99", "60000"),
+        *("--tables", "3", "--start", "1", "--step", "2", "--seconds", "2", "--warmup", "1"),
+        *("--json", str(figures_path)),
+        env=bench_env,
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(figures_path.read_text())
+    assert [step["tables"] for step in figures["steps"]] == [1, 3]
+    assert all(step["samples"] > 0 and step["p99_ms"] > 0 for step in figures["steps"])
+    assert figures["capacity"] == 3  # every step under a minute
+    assert figures["verification"]["ok"], figures["verification"]["problems"]
+    assert "capacity           3 open-loop tables" in run.stdout
+
+
+def test_finding_the_capacity_needs_an_open_loop(bench_env: dict[str, str]) -> None:
+    run = _manage("bench_load", "--find-capacity", "--tables", "3", env=bench_env)
+
+    assert run.returncode != 0
+    assert "--think" in run.stderr
 
 
 @pytest.mark.skipif(
@@ -117,3 +207,28 @@ def test_it_refuses_a_bot_level_that_does_not_exist(tmp_path: Path) -> None:
 
     assert run.returncode != 0
     assert "grandmaster" in run.stderr
+
+
+def test_the_cpu_of_the_redis_process_counts_with_the_servers() -> None:
+    from games.loadtest.run import CpuMeter
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+
+        class NoServers:
+            def cpu_seconds(self) -> float:
+                return 1.5
+
+        meter = CpuMeter(NoServers(), busy.pid)  # type: ignore[arg-type]
+        first = meter.read()
+        deadline = time.monotonic() + 10
+        while meter.read().redis - first.redis < 0.05 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        last = meter.read()
+    finally:
+        busy.kill()
+        busy.wait()
+
+    used = last - first
+    assert used.redis >= 0.05 and used.servers == 0
+    assert last.total == last.servers + last.redis and last.servers == 1.5

@@ -20,6 +20,7 @@ from games.live.table_hub import TableHub
 from games.models import Game
 from games.services import moves
 from games.services.broadcast import group_name
+from taki_site.channel_layers import PacedInMemoryChannelLayer
 
 # The reads of the tables below are faked, but the database thread still checks its connection.
 pytestmark = pytest.mark.django_db
@@ -258,29 +259,131 @@ async def test_a_state_handed_in_process_is_drawn_without_a_database_read(
         task.cancel()
 
 
+class CountingLayer(PacedInMemoryChannelLayer):
+    """The in-memory layer, counting the messages sent through it: a group's message once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[dict[str, Any]] = []
+        self.to_group = False
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        if not self.to_group:
+            self.sent.append(message)
+        await super().send(channel, message)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+        self.to_group = True
+        try:
+            await super().group_send(group, message)
+        finally:
+            self.to_group = False
+
+
 @pytest.mark.django_db(transaction=True)
-async def test_the_group_message_of_a_change_already_drawn_does_not_draw_it_again(
+async def test_a_move_with_every_socket_of_the_table_here_crosses_no_layer(
     game_table, alice, bob, counted_reads
 ) -> None:
-    hub = TableHub(get_channel_layer())
-    socket = FakeSocket(user=alice)
-    hub.join(game_table.pk, socket)
-    await until(lambda: len(socket.pushed) == 1)
-    changes: list[int | None] = []
-    changed = hub._changed
+    layer = CountingLayer()
+    hub = TableHub(layer)
+    sockets = [FakeSocket(user=alice), FakeSocket(user=bob), FakeSocket()]
+    for socket in sockets:
+        hub.join(game_table.pk, socket)
+    await until(lambda: all(socket.pushed for socket in sockets))
+    await settled(hub)
+    assert [message["type"] for message in layer.sent] == ["hub.joined"]  # heard by no other
 
-    async def counted(table_id, version, state=None):
-        changes.append(version)
-        await changed(table_id, version, state)
+    await play_one(game_table, alice, bob)
+    version = await play_one(game_table, alice, bob)
 
-    hub._changed = counted
+    await until(lambda: all(socket.pushed[-1].version == version for socket in sockets))
+    await settled(hub)
+    assert [message["type"] for message in layer.sent] == ["hub.joined"]
+    assert counted_reads == [game_table.pk] * 3  # the joins' reads only
+    for task in hub._tasks:
+        task.cancel()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_at_a_table_with_no_socket_here_goes_to_its_group(
+    game_table, alice, bob
+) -> None:
+    layer = CountingLayer()
+    hub = TableHub(layer)
 
     version = await play_one(game_table, alice, bob)
 
-    await until(lambda: len(changes) == 2)  # handed here, then the group's message
-    await settled(hub)
-    assert changes == [version, version]
-    assert [view.version for view in socket.pushed] == [0, version]
-    assert counted_reads == [game_table.pk]
+    await until(lambda: bool(layer.sent))
+    assert layer.sent == [{"type": "table.update", "table": game_table.pk, "version": version}]
     for task in hub._tasks:
         task.cancel()
+
+
+async def test_a_hub_that_joins_is_answered_with_the_newest_version_sent_here(hub, stored) -> None:
+    socket = FakeSocket()
+    hub.join(1, socket)
+    await settled(hub)
+    stored[1] = 4
+    await hub.layer.group_send(group_name(1), change(1, 4))
+    await until(lambda: len(socket.pushed) == 2)
+    other = await hub.layer.new_channel()
+
+    await hub.layer.group_send(group_name(1), {"type": "hub.joined", "table": 1, "from": other})
+
+    answer = await asyncio.wait_for(hub.layer.receive(other), 2)
+    assert answer == {"type": "hub.present", "table": 1, "from": hub.channel_name, "version": 4}
+    assert hub.others[1] == {other}
+
+
+async def test_a_hub_that_answers_this_one_s_joining_is_told_the_newest_version_sent_here(
+    hub, stored
+) -> None:
+    socket = FakeSocket()
+    stored[1] = 5
+    hub.join(1, socket)
+    await settled(hub)
+    await hub.layer.group_send(group_name(1), change(1, 5))  # a move it did not hear of
+    await until(lambda: len(socket.pushed) == 2)
+    other = await hub.layer.new_channel()
+    present = {"type": "hub.present", "table": 1, "from": other, "version": None}
+
+    await hub.layer.send(hub.channel_name, present)
+
+    told = await asyncio.wait_for(hub.layer.receive(other), 2)
+    assert told == {"type": "table.update", "table": 1, "version": 5}
+
+
+async def test_a_newer_version_brought_by_another_hub_is_read_and_drawn(hub, stored) -> None:
+    socket = FakeSocket()
+    hub.join(1, socket)
+    await settled(hub)
+    stored[1] = 9  # stored by the other process before it knew of this one
+    present = {"type": "hub.present", "table": 1, "from": "elsewhere", "version": 9}
+
+    await hub.layer.send(hub.channel_name, present)
+
+    await until(lambda: len(socket.pushed) == 2)
+    assert socket.pushed[1].version == 9 and hub.others[1] == {"elsewhere"}
+    await hub.layer.send(hub.channel_name, {**present, "type": "hub.left", "version": 9})
+    await until(lambda: not hub.others[1])
+    await settled(hub)
+    assert len(socket.pushed) == 2  # nothing newer: not drawn again
+
+
+async def test_the_last_socket_leaving_tells_the_table_s_group_what_it_was_sent(
+    hub, stored
+) -> None:
+    socket = FakeSocket()
+    stored[1] = 5
+    hub.join(1, socket)
+    await settled(hub)
+    await hub.layer.group_send(group_name(1), change(1, 5))
+    await until(lambda: len(socket.pushed) == 2)
+    other = await hub.layer.new_channel()
+    await hub.layer.group_add(group_name(1), other)
+
+    hub.leave(1, socket)
+
+    left = await asyncio.wait_for(hub.layer.receive(other), 2)
+    assert left == {"type": "hub.left", "table": 1, "from": hub.channel_name, "version": 5}

@@ -77,13 +77,14 @@ async def test_sends_handed_to_the_loop_do_not_overtake_each_other(monkeypatch) 
 class Listener:
     """A process's table listener that records what it is handed."""
 
-    def __init__(self, happened: list, fails: bool = False) -> None:
-        self.happened, self.fails = happened, fails
+    def __init__(self, happened: list, fails: bool = False, takes: bool = True) -> None:
+        self.happened, self.fails, self.takes = happened, fails, takes
 
-    def move_stored(self, state) -> None:
+    def move_stored(self, state) -> bool:
         self.happened.append(("handed", state))
         if self.fails:
             raise RuntimeError("the listener broke")
+        return self.takes
 
 
 @pytest.fixture
@@ -98,7 +99,7 @@ def happened(monkeypatch) -> list:
 
 
 @pytest.mark.django_db
-def test_a_move_s_state_is_handed_to_the_listener_after_commit_and_its_message_carries_none(
+def test_a_move_s_state_is_handed_to_the_listener_after_commit_which_tells_the_others(
     happened, django_capture_on_commit_callbacks
 ) -> None:
     broadcast.listen(Listener(happened))
@@ -111,8 +112,23 @@ def test_a_move_s_state_is_handed_to_the_listener_after_commit_and_its_message_c
 
     assert happened == [
         ("handed", state),
-        ("sent", "table-7", {"type": "table.update", "table": 7, "version": 42}),
         ("sent", "table-8", {"type": "table.update", "table": 8, "version": None}),
+    ]
+
+
+@pytest.mark.django_db
+def test_a_move_the_listener_does_not_take_goes_to_the_table_s_group(
+    happened, django_capture_on_commit_callbacks
+) -> None:
+    broadcast.listen(Listener(happened, takes=False))  # its event loop has closed
+    state = object()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.table_changed(7, 42, state)
+
+    assert happened == [
+        ("handed", state),
+        ("sent", "table-7", {"type": "table.update", "table": 7, "version": 42}),
     ]
 
 

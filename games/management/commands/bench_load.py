@@ -10,13 +10,17 @@ import argparse
 import json
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.loadtest.capacity import find_capacity
 from games.loadtest.driver import Think
+from games.loadtest.layouts import Layout, comparison_lines, redis_service, run_layouts
 from games.loadtest.run import LoadOptions, run
-from games.loadtest.servers import ServerError
+from games.loadtest.servers import RedisServer, ServerError
 from games.models import BOT_LEVELS
 
 
@@ -26,6 +30,16 @@ def _think(text: str) -> Think:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r}: give seconds, e.g. 0 (closed loop) or 0.5-1.5"
+        ) from None
+
+
+def _layouts(text: str) -> list[Layout]:
+    try:
+        return [Layout.parse(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give layouts among one, local, spread, e.g. one,local,spread or "
+            "local:pubsub,local:lists"
         ) from None
 
 
@@ -100,33 +114,138 @@ class Command(BaseCommand):
             default="expert",
             help="the level of those bots (default expert)",
         )
+        parser.add_argument(
+            "--local",
+            action="store_true",
+            help="with several processes, every socket of a table on one of them (as nginx "
+            "hashing the table's path sends them), not spread over them in turn",
+        )
+        parser.add_argument(
+            "--steady-seconds",
+            type=float,
+            default=10.0,
+            help="a second window with no table opened, started or left: the CPU of the moves "
+            "and their pushes alone (default 10; 0 for none)",
+        )
+        parser.add_argument(
+            "--layouts",
+            type=_layouts,
+            help="compare layouts side by side in one run, e.g. one,local,spread (one process "
+            "in memory; two on Redis, each table on one process or spread), a Redis layout's "
+            "channel layer after a colon (local:lists); no ceiling",
+        )
+        parser.add_argument(
+            "--rounds",
+            type=_positive,
+            default=1,
+            help="with --layouts: how many times each layout runs, in turn (default 1)",
+        )
+        parser.add_argument(
+            "--find-capacity",
+            action="store_true",
+            help="open loop: bring tables in step by step (--start, then --step more) up to "
+            "--tables, and report the most held with a p99 round trip under --target-p99",
+        )
+        parser.add_argument(
+            "--start", type=_positive, default=50, help="--find-capacity's first step (50)"
+        )
+        parser.add_argument(
+            "--step", type=_positive, default=25, help="tables added per step (default 25)"
+        )
+        parser.add_argument(
+            "--target-p99",
+            type=float,
+            default=100.0,
+            help="--find-capacity's p99 round trip, in ms (default 100)",
+        )
         parser.add_argument("--seed", type=int, default=1, help="players' choices (default 1)")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
     def handle(self, *args, **options) -> None:
         json_path: Path | None = options.pop("json")
-        if options["processes"] > 1 and not os.environ.get("REDIS_URL"):
+        layouts: list[Layout] | None = options.pop("layouts")
+        rounds: int = options.pop("rounds")
+        needs_redis = options["processes"] > 1 or any(layout.on_redis for layout in layouts or ())
+        if needs_redis and not (os.environ.get("REDIS_URL") or RedisServer.installed()):
             raise CommandError(
-                "--processes above 1 needs REDIS_URL: with the in-memory channel layer a move "
-                "made in one process never reaches the sockets held by another."
+                "several processes need REDIS_URL, or redis-server installed for a Redis of the "
+                "run's own: with the in-memory channel layer a move made in one process never "
+                "reaches the sockets held by another."
             )
         if options["spectators"] < 0 or options["bot_tables"] < 0:
             raise CommandError("--spectators and --bot-tables cannot be negative")
-        if options["seconds"] <= 0 or options["warmup"] < 0:
-            raise CommandError("--seconds must be positive and --warmup not negative")
+        if options["seconds"] <= 0 or options["warmup"] < 0 or options["steady_seconds"] < 0:
+            raise CommandError(
+                "--seconds must be positive, --warmup and --steady-seconds not negative"
+            )
         load = LoadOptions(**{name: options[name] for name in LoadOptions.__dataclass_fields__})
-        with tempfile.TemporaryDirectory(prefix="bench-load-") as logs:
+        say = self.stderr.write
+        if options["find_capacity"]:
+            self._find_capacity(load, options, json_path)
+            return
+        with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+            logs = Path(folder)
             try:
-                report = run(load, Path(logs), lambda line: self.stderr.write(line))
+                if layouts:
+                    load = replace(load, ceiling=False)
+                    results = run_layouts(load, layouts, rounds, logs, say)
+                elif options["processes"] > 1:
+                    with redis_service(logs) as (url, pid):
+                        env = {"REDIS_URL": url}
+                        results = [(None, run(load, logs, say, env, pid))]
+                else:
+                    results = [(None, run(load, logs, say))]
             except ServerError as error:
                 raise CommandError(str(error)) from None
             except KeyboardInterrupt:
                 raise CommandError("interrupted: the servers are stopped", returncode=130) from None
             except Exception:
-                self._show_server_logs(Path(logs))  # the server's side of what went wrong
+                self._show_server_logs(logs)  # the server's side of what went wrong
                 raise
+            failed = [report for _layout, report in results if not report.verification["ok"]]
+            if failed:
+                self._show_server_logs(logs)
+        for layout, report in results:
+            if layout is not None:
+                self.stdout.write(f"--- {layout.label}")
+            for line in report.lines():
+                self.stdout.write(line)
+        if layouts:
+            self.stdout.write("--- side by side")
+            for line in comparison_lines(results):
+                self.stdout.write(line)
+        if json_path is not None:
+            figures = [
+                {**report.as_dict(), **({"layout": layout.label} if layout else {})}
+                for layout, report in results
+            ]
+            written = figures if layouts else figures[0]
+            json_path.write_text(json.dumps(written, indent=2) + "\n")
+        if failed:
+            raise CommandError("verification failed")
+
+    def _find_capacity(
+        self, load: LoadOptions, options: dict[str, Any], json_path: Path | None
+    ) -> None:
+        if load.think.closed_loop:
+            raise CommandError("--find-capacity needs an open loop: give --think, e.g. 0.5-1.5")
+        if load.processes > 1 or load.bot_tables:
+            raise CommandError("--find-capacity measures one process, without --bot-tables")
+        with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+            try:
+                report = find_capacity(
+                    load,
+                    min(options["start"], load.tables),
+                    options["step"],
+                    options["target_p99"],
+                    Path(folder),
+                    self.stderr.write,
+                    {"REDIS_URL": None},
+                )
+            except ServerError as error:
+                raise CommandError(str(error)) from None
             if not report.verification["ok"]:
-                self._show_server_logs(Path(logs))
+                self._show_server_logs(Path(folder))
         for line in report.lines():
             self.stdout.write(line)
         if json_path is not None:
@@ -135,6 +254,6 @@ class Command(BaseCommand):
             raise CommandError("verification failed")
 
     def _show_server_logs(self, folder: Path) -> None:
-        for log in sorted(folder.glob("daphne-*.log")):
+        for log in sorted(folder.rglob("daphne-*.log")):
             self.stderr.write(f"--- {log.name} (last lines)")
             self.stderr.write("\n".join(log.read_text(errors="replace").splitlines()[-40:]))
