@@ -17,6 +17,7 @@ from tests.e2e.site_server import ROOT, SiteServer
 
 ARTIFACTS = ROOT / "test-artifacts"
 LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -115,6 +116,20 @@ def restartable_site(tmp_path_factory) -> Iterator[SiteServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
+    """Two Daphne processes, each with its clock, on one SQLite database and one Redis; yields
+    their base URLs."""
+    folder = tmp_path_factory.mktemp("two-servers")
+    servers = [SiteServer(folder, name, redis_url) for name in ("a", "b")]
+    servers[0].prepare()
+    for server in servers:
+        server.start()
+    yield servers[0].url, servers[1].url
+    for server in servers:
+        server.stop()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.conftest import PHONE
 from tests.e2e.pages import (
     HAND,
     HAND_CARDS,
@@ -31,7 +32,6 @@ from tests.e2e.test_table_feel import BOTS_TIMEOUT, MY_TURN, RUN_TO_ONE, bot_gam
 pytestmark = pytest.mark.e2e
 
 LAPTOPS = {"1366x768": {"width": 1366, "height": 768}, "1280x720": {"width": 1280, "height": 720}}
-PHONE = {"width": 390, "height": 844}
 
 # What a player needs on their turn: the whole hand, the pile, whose turn it is, the buttons.
 TURN_PARTS = (f"{HAND} .hand", ".board__piles", ".board__turn", f"{HAND} .controls")

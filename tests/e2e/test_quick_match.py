@@ -5,32 +5,15 @@ and both are taken to one table whose game has started by itself."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.axe import assert_accessible
-from tests.e2e.conftest import LAPTOP
+from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.pages import TIMEOUT, sign_up, table_id_of, unique_name
-from tests.e2e.site_server import SiteServer
 
 pytestmark = pytest.mark.e2e
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
-    """Two Daphne processes, each with its clock, on one SQLite database and one Redis."""
-    folder = tmp_path_factory.mktemp("quick-match")
-    servers = [SiteServer(folder, name, redis_url) for name in ("a", "b")]
-    servers[0].prepare()
-    for server in servers:
-        server.start()
-    yield servers[0].url, servers[1].url
-    for server in servers:
-        server.stop()
 
 
 def play_now(page, pool: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.pages import (
     HAND,
     RESULT,
@@ -28,8 +29,6 @@ from tests.e2e.rig import rig
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
 NUMBERS = ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8"]
 # Seat 1 (the guest) opens with a red 3 on the red 9; seat 0 (the host) answers with a red TAKI
 # run that empties their hand (R14, R21).
@@ -74,7 +73,7 @@ def test_two_people_play_a_rated_duel_and_each_sees_both_rating_changes(
 ) -> None:
     base = site_server.url
     ana, ben = unique_name("ana"), unique_name("ben")
-    host = sign_up(make_context(DESKTOP), base, ana)
+    host = sign_up(make_context(LAPTOP), base, ana)
     guest = sign_up(make_context(PHONE, phone=True), base, ben)
 
     # A public table of signed-up people, without bots: rated, as the form offers by default.

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.pages import (
     HAND,
     HAND_CARDS,
@@ -32,8 +33,6 @@ from tests.e2e.rig import rig
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
 BOTS_TIMEOUT = 30_000  # ms: three bots, each pausing ~0.8 s before a move
 MY_TURN = f"{HAND}[data-your-turn] form[ws-send]"
 
@@ -222,7 +221,7 @@ def test_a_phone_player_wins_a_four_seat_game_without_scrolling(
 def test_a_keyboard_player_wins_with_tab_enter_and_space(
     site_server, make_context, artifacts
 ) -> None:
-    page = sign_up(make_context(DESKTOP), site_server.url, unique_name("keys"))
+    page = sign_up(make_context(LAPTOP), site_server.url, unique_name("keys"))
     bot_game(site_server, page, WINNABLE, leading="green:5")
     seen: set[str] = set()
     # From the top of the page: the skip link first, then into the hand.
@@ -274,7 +273,7 @@ def test_a_keyboard_player_wins_with_tab_enter_and_space(
 def test_last_card_said_and_forgotten_with_a_spectator(
     site_server, make_context, artifacts, viewport
 ) -> None:
-    size, phone = (PHONE, True) if viewport == "phone" else (DESKTOP, False)
+    size, phone = (PHONE, True) if viewport == "phone" else (LAPTOP, False)
     name = unique_name("ana")
     page = sign_up(make_context(size, phone=phone), site_server.url, name)
 
@@ -325,7 +324,7 @@ def test_last_card_said_and_forgotten_with_a_spectator(
 def test_leaving_asks_first_and_a_table_left_by_everyone_is_abandoned(
     site_server, make_context, artifacts, viewport
 ) -> None:
-    size, phone = (PHONE, True) if viewport == "phone" else (DESKTOP, False)
+    size, phone = (PHONE, True) if viewport == "phone" else (LAPTOP, False)
     page = sign_up(make_context(size, phone=phone), site_server.url, unique_name("leaver"))
     page.get_by_role("button", name="Play against bots").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
@@ -354,7 +353,7 @@ def test_leaving_asks_first_and_a_table_left_by_everyone_is_abandoned(
 def test_both_players_accept_to_play_again(site_server, make_context, artifacts) -> None:
     base = site_server.url
     ana, ben = unique_name("ana"), unique_name("ben")
-    host = sign_up(make_context(DESKTOP), base, ana)
+    host = sign_up(make_context(LAPTOP), base, ana)
     guest = sign_up(make_context(PHONE, phone=True), base, ben)
     table_id = open_table(host, base, f"Rematch {ana}")
     take_seat(guest, base, table_id)

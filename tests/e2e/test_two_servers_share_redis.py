@@ -1,27 +1,11 @@
 """Several Daphne processes serve one site once REDIS_URL is set: two players, each on another
 server process (same database, same Redis), see each other's moves live."""
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.e2e.pages import TIMEOUT, sign_up, unique_name
-from tests.e2e.site_server import SiteServer
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def two_servers(tmp_path_factory, redis_url) -> Iterator[tuple[str, str]]:
-    """Two Daphne processes on one SQLite database and one Redis; yields their base URLs."""
-    folder = tmp_path_factory.mktemp("two-servers")
-    servers = [SiteServer(folder, name, redis_url) for name in ("a", "b")]
-    servers[0].prepare()
-    for server in servers:
-        server.start()
-    yield servers[0].url, servers[1].url
-    for server in servers:
-        server.stop()
 
 
 def test_players_on_two_server_processes_play_one_game_live(two_servers, new_context) -> None:
