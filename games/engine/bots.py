@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
 from .cards import BREAKER, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
-from .search import TableMemory, public_moment, quick_player, search, seat_knowledge
+from .playouts import quick_player
+from .search import TableMemory, public_moment, search, seat_knowledge
 from .state import KING_FOLLOW_UP, GameState
 
 # Playouts per decision of each searching level (measured in docs/bots.md).
@@ -155,6 +156,11 @@ class SearchBot(Bot):
     playouts = 200
     # How many standard errors a move must win by to overrule the playout player's own choice.
     margin = 1.0
+    # At a table of more than two: the budget grows by this share for every player past two,
+    # the margin may differ, and a loser's place is worth this share of a win in a playout.
+    table_growth = 0.0
+    table_margin: float | None = None
+    place_weight = 0.0
 
     def __init__(self, rng: random.Random | None = None, playouts: int | None = None) -> None:
         super().__init__(rng)
@@ -166,7 +172,16 @@ class SearchBot(Bot):
     def choose(self, game: GameState, seat: int) -> Action:
         memory = self._memory if game is self._game else None
         knowledge = seat_knowledge(game, seat, memory)
-        return search(knowledge, self.rng, self.playouts, quick_player, self.margin)
+        margin = self.margin
+        if game.players > 2 and self.table_margin is not None:
+            margin = self.table_margin
+        playouts = self.budget(game.players)
+        return search(knowledge, self.rng, playouts, quick_player, margin, self.place_weight)
+
+    def budget(self, players: int) -> int:
+        """Playouts per decision at a table of ``players``: a game of more players is longer
+        and each playout is won less often, so a larger table may get a larger budget."""
+        return round(self.playouts * (1 + self.table_growth * (players - 2)))
 
     def observe(self, game: GameState, action: Action) -> None:
         if game is not self._game:  # a new game: forget the last one
@@ -206,6 +221,8 @@ class ExpertBot(SearchBot):
     name = "expert"
     playouts = EXPERT_PLAYOUTS
     margin = 0.7  # with five times the playouts, a smaller gain is already a real one
+    table_growth = 0.5  # twice the playouts at four players
+    place_weight = 0.5
 
 
 class Level(NamedTuple):
