@@ -156,10 +156,9 @@ class SearchBot(Bot):
     playouts = 200
     # How many standard errors a move must win by to overrule the playout player's own choice.
     margin = 1.0
-    # At a table of more than two: the budget grows by this share for every player past two,
-    # the margin may differ, and a loser's place is worth this share of a win in a playout.
+    # At a table of more than two: the budget grows by this share for every player past two (up
+    # to four), and a loser's place in a playout is worth this share of a win.
     table_growth = 0.0
-    table_margin: float | None = None
     place_weight = 0.0
 
     def __init__(self, rng: random.Random | None = None, playouts: int | None = None) -> None:
@@ -172,16 +171,14 @@ class SearchBot(Bot):
     def choose(self, game: GameState, seat: int) -> Action:
         memory = self._memory if game is self._game else None
         knowledge = seat_knowledge(game, seat, memory)
-        margin = self.margin
-        if game.players > 2 and self.table_margin is not None:
-            margin = self.table_margin
         playouts = self.budget(game.players)
-        return search(knowledge, self.rng, playouts, quick_player, margin, self.place_weight)
+        return search(knowledge, self.rng, playouts, quick_player, self.margin, self.place_weight)
 
     def budget(self, players: int) -> int:
-        """Playouts per decision at a table of ``players``: a game of more players is longer
-        and each playout is won less often, so a larger table may get a larger budget."""
-        return round(self.playouts * (1 + self.table_growth * (players - 2)))
+        """Playouts per decision at a table of ``players``: a playout is won less often the more
+        players there are, so a larger table may get a larger budget. It stops growing at four,
+        where the thinking time was measured (its playouts are longer at a larger table)."""
+        return round(self.playouts * (1 + self.table_growth * (min(players, 4) - 2)))
 
     def observe(self, game: GameState, action: Action) -> None:
         if game is not self._game:  # a new game: forget the last one

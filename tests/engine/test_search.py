@@ -226,6 +226,7 @@ def test_the_top_level_searches_twice_as_much_at_a_table_of_four_and_counts_plac
         (4, 2 * expert.playouts, expert.margin, expert.place_weight),
     ]
     assert expert.place_weight > 0
+    assert expert().budget(10) == expert().budget(4)  # longer playouts: the budget stops at four
 
 
 def test_the_lower_levels_search_with_the_same_budget_at_any_table():
