@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
 from .cards import BREAKER, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
-from .search import TableMemory, public_moment, quick_player, search, seat_knowledge
+from .playouts import quick_player
+from .search import TableMemory, public_moment, search, seat_knowledge
 from .state import KING_FOLLOW_UP, GameState
 
 # Playouts per decision of each searching level (measured in docs/bots.md).
@@ -155,6 +156,10 @@ class SearchBot(Bot):
     playouts = 200
     # How many standard errors a move must win by to overrule the playout player's own choice.
     margin = 1.0
+    # At a table of more than two: the budget grows by this share for every player past two (up
+    # to four), and a loser's place in a playout is worth this share of a win.
+    table_growth = 0.0
+    place_weight = 0.0
 
     def __init__(self, rng: random.Random | None = None, playouts: int | None = None) -> None:
         super().__init__(rng)
@@ -166,7 +171,14 @@ class SearchBot(Bot):
     def choose(self, game: GameState, seat: int) -> Action:
         memory = self._memory if game is self._game else None
         knowledge = seat_knowledge(game, seat, memory)
-        return search(knowledge, self.rng, self.playouts, quick_player, self.margin)
+        playouts = self.budget(game.players)
+        return search(knowledge, self.rng, playouts, quick_player, self.margin, self.place_weight)
+
+    def budget(self, players: int) -> int:
+        """Playouts per decision at a table of ``players``: a playout is won less often the more
+        players there are, so a larger table may get a larger budget. It stops growing at four,
+        where the thinking time was measured (its playouts are longer at a larger table)."""
+        return round(self.playouts * (1 + self.table_growth * (min(players, 4) - 2)))
 
     def observe(self, game: GameState, action: Action) -> None:
         if game is not self._game:  # a new game: forget the last one
@@ -206,6 +218,8 @@ class ExpertBot(SearchBot):
     name = "expert"
     playouts = EXPERT_PLAYOUTS
     margin = 0.7  # with five times the playouts, a smaller gain is already a real one
+    table_growth = 0.5  # twice the playouts at four players
+    place_weight = 0.5
 
 
 class Level(NamedTuple):

@@ -20,22 +20,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PASS, PLAY, Action
-from .cards import BREAKER, CARDS, CHANGE_COLOR, COLORS, DECK_COUNTS, KING, PLUS3, SUPER_TAKI, Card
+from .actions import ACCEPT, CLOSE_TAKI, DRAW, LAST_CARD, PLAY, Action
+from .cards import BREAKER, CARDS, DECK_COUNTS, KING, Card
 from .perspectives import seat_view
+from .playouts import Policy, playout
 from .state import KING_FOLLOW_UP, GameState, Plus3, TakiRun
 
-Policy = Callable[[GameState, int], Action]
-"""A quick player for the playouts: given a game and a seat to act, one legal action."""
-
 NOTHING: frozenset[Card] = frozenset()
-# A playout that runs this long (players drawing for ever) is judged on the hands it reached.
-PLAYOUT_LIMIT = 200
 _DECK: tuple[Card, ...] = tuple(CARDS[code] for code in DECK_COUNTS.elements())
 _PLUS2_OR_KING = frozenset({KING, *(c for c in CARDS.values() if c.symbol == "plus2")})
 
@@ -295,13 +291,16 @@ def search(
     playouts: int,
     policy: Policy,
     margin: float = 1.0,
+    place_weight: float = 0.0,
 ) -> Action:
     """The move for ``knowledge.seat`` that did best in about ``playouts`` games played out by
     ``policy`` from determinizations of what the seat knows.
 
     Every move is compared with the policy's own choice on the same deals (paired, so that the
     luck of a deal cancels out), and replaces it only when it won more by ``margin`` standard
-    errors: with few playouts the policy's judgement is worth more than a lucky deal.
+    errors: with few playouts the policy's judgement is worth more than a lucky deal. A playout
+    is worth 1 if the seat wins it and, at a table of more than two, ``place_weight`` times its
+    place among the losers if not (games/engine/playouts.py).
     """
     seat = knowledge.seat
     first = determinize(knowledge, rng)
@@ -323,7 +322,7 @@ def search(
             for index in alive:
                 game = deal.copy()
                 game.apply(moves[index])
-                results.append(playout(game, seat, policy))
+                results.append(playout(game, seat, policy, place_weight=place_weight))
             base = results[0]
             for index, result in zip(alive, results, strict=True):
                 difference = result - base
@@ -340,112 +339,3 @@ def search(
     mean = gain[best] / n
     spread = max(gain_squares[best] / n - mean * mean, 0.0)
     return moves[best] if mean > margin * math.sqrt(spread / n) else moves[0]
-
-
-def playout(game: GameState, seat: int, policy: Policy, limit: int = PLAYOUT_LIMIT) -> float:
-    """Play ``game`` out with ``policy`` in every seat; 1 if ``seat`` wins, else 0. A playout cut
-    at ``limit`` actions goes to the seats nearest the end (fewest cards; in a tournament, the
-    lowest stage first, R22), shared among ties."""
-    apply = game.apply
-    for _ in range(limit):
-        if game.winner is not None:
-            return 1.0 if game.winner == seat else 0.0
-        pending = game.plus3
-        actor = pending.waiting[0] if pending is not None else game.current
-        apply(policy(game, actor))
-    if game.winner is not None:
-        return 1.0 if game.winner == seat else 0.0
-    stages = game.stages or [0] * game.players
-    standing = [(stages[s], len(hand)) for s, hand in enumerate(game.hands)]
-    best = min(standing)
-    if standing[seat] != best:
-        return 0.0
-    return 1.0 / standing.count(best)
-
-
-def quick_player(game: GameState, seat: int) -> Action:
-    """The playouts' player: the greedy bot's judgement (games/engine/bots.py) in a few
-    comparisons, since it moves thousands of times per decision. It answers stacks, keeps King
-    and Breaker for defence, plays its runs out, names its majority colour, says "last card"."""
-    hand = game.hands[seat]
-    announce = len(hand) == 2  # R20: the play leaves one card
-    if game.plus3 is not None:  # R18, R19: bounce it, cancel it, or take it
-        if BREAKER in hand:
-            return Action(PLAY, seat, BREAKER, None, announce)
-        if KING in hand and seat == game.current:
-            return Action(PLAY, seat, KING, None, announce)
-        return Action(ACCEPT, seat)
-    if len(hand) == 1 and game.debts[seat]:
-        return Action(LAST_CARD, seat)
-    if game.plus2_stack:  # R10: pass it on, cancel it, or draw it
-        for card in hand:
-            if card.symbol == "plus2":
-                return Action(PLAY, seat, card, None, announce)
-        if KING in hand:
-            return Action(PLAY, seat, KING, None, announce)
-        return Action(DRAW, seat)
-    run = game.taki_run
-    if run is not None and run.player == seat and not run.open:  # R14: our own run
-        other = None
-        for card in hand:
-            if card.color == run.color:
-                if card.is_number:
-                    return Action(PLAY, seat, card, None, announce)
-                if other is None or other.symbol == "plus2":
-                    other = card  # end the run on an action card, where it takes effect
-        if other is not None:
-            return Action(PLAY, seat, other, None, announce)
-        if run.played:
-            return Action(CLOSE_TAKI, seat, None, None, len(hand) == 1)
-        return Action(PASS, seat)
-    counts = dict.fromkeys(COLORS, 0)
-    for card in hand:
-        if card.color is not None:
-            counts[card.color] += 1
-    low = False
-    for other_seat, other_hand in enumerate(game.hands):
-        if other_seat != seat and len(other_hand) <= 2:
-            low = True
-            break
-    anything = game.follow_up == KING_FOLLOW_UP  # R16: no matching
-    active = game.active_color
-    symbol = game.leading.symbol
-    best: Card | None = None
-    best_score = 0.0
-    has_king = has_change = False
-    for card in hand:
-        color = card.color
-        if color is None:
-            if card is KING:
-                has_king = True
-                score = 0.5 if anything else -1.0
-            elif card is CHANGE_COLOR:
-                has_change = True
-                continue
-            elif card is PLUS3:
-                score = 6.0 if low else 2.5
-            elif card is SUPER_TAKI:
-                score = 1.0 + 2 * counts[active] if counts[active] >= 2 else 0.5
-            else:
-                continue  # R19b: a Breaker costs three cards; keep it for a +3
-        elif anything or color == active or card.symbol == symbol:  # R7
-            score = 2.0 + 0.5 * counts[color]
-            kind = card.symbol
-            if kind == "taki":
-                score += 2 * (counts[color] - 1)
-            elif kind == "plus2" or kind == "stop":
-                score += 3 if low else 1
-            elif kind == "plus":  # R17: only with a card to follow it
-                score += 1.5 if counts[color] > 1 or len(hand) > counts[color] + 1 else -3
-        else:
-            continue
-        if score > best_score:
-            best, best_score = card, score
-    if best is not None:
-        return Action(PLAY, seat, best, None, announce)
-    if has_change:
-        majority = max(COLORS, key=counts.__getitem__)
-        return Action(PLAY, seat, CHANGE_COLOR, majority, announce)
-    if has_king:
-        return Action(PLAY, seat, KING, None, announce)
-    return Action(DRAW, seat)

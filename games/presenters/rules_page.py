@@ -64,6 +64,11 @@ LEVEL_STRENGTH: dict[str, tuple[str, float, int]] = {
     "hard": ("medium", 0.570, 400),
     "expert": ("hard", 0.555, 400),
 }
+# The top level at a table of four, the other three seats held by the level named (25% is even).
+LEVEL_TABLE_STRENGTH: dict[str, tuple[str, float, int]] = {
+    # level: (the level in the other seats, the share of games it won, games played)
+    "expert": ("easy", 0.324, 800),
+}
 
 
 def bot_levels() -> list[dict[str, Any]]:
@@ -77,6 +82,12 @@ def bot_levels() -> list[dict[str, Any]]:
             strength = _(
                 "Wins %(rate)d%% of two-player games against the %(opponent)s (%(games)d games)."
             ) % {"rate": round(rate * 100), "opponent": names[below], "games": games}
+        if name in LEVEL_TABLE_STRENGTH:
+            others, rate, games = LEVEL_TABLE_STRENGTH[name]
+            strength += " " + _(
+                "Wins %(rate)d%% of four-player games against the %(opponent)s in the other "
+                "three seats (%(games)d games)."
+            ) % {"rate": round(rate * 100), "opponent": names[others], "games": games}
         levels.append(
             {"name": name, "label": label, "play": LEVEL_PLAY[name], "strength": strength}
         )

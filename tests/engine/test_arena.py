@@ -91,7 +91,7 @@ def test_arena_help_lists_the_levels():
 
 
 def test_the_ladder_sets_each_level_against_the_one_below_and_the_top_against_greedy():
-    lines = matches(games=10, top_games=20)
+    lines = matches(games=10, top_games=20, table_games=30)
     assert [bots for _, bots, _ in lines] == [
         ["easy", "beginner"],
         ["medium", "easy"],
@@ -100,4 +100,4 @@ def test_the_ladder_sets_each_level_against_the_one_below_and_the_top_against_gr
         ["expert", "greedy"],
         ["expert", "greedy", "greedy", "greedy"],
     ]
-    assert [games for _, _, games in lines] == [10, 10, 10, 10, 20, 10]
+    assert [games for _, _, games in lines] == [10, 10, 10, 10, 20, 30]

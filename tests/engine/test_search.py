@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from games.engine import Action, GameState, GreedyBot, make_bot
 from games.engine.bots import BOTS, LEVELS, SearchBot
 from games.engine.cards import CARDS
+from games.engine.playouts import quick_player
 from games.engine.search import (
     TableMemory,
     determinize,
     public_moment,
-    quick_player,
     search,
     seat_knowledge,
 )
@@ -205,3 +205,44 @@ def test_the_levels_run_from_beginner_to_expert_and_the_old_names_still_work():
         assert game.is_legal(bot.choose(game, seat))
     budgets = [BOTS[name].playouts for name in ("medium", "hard", "expert")]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+def test_the_top_level_searches_twice_as_much_at_a_table_of_four_and_counts_places(monkeypatch):
+    """At four players a game is longer and a playout is won a quarter of the time: the top level
+    doubles its budget there and counts a loser's place (R21) as a share of a win."""
+    asked = []
+
+    def spy(knowledge, rng, playouts, policy, margin=1.0, place_weight=0.0):
+        asked.append((knowledge.players, playouts, margin, place_weight))
+        return quick_player(game, knowledge.seat)
+
+    monkeypatch.setattr("games.engine.bots.search", spy)
+    for players in (2, 4):
+        game, _ = game_in_progress(3, players, 5)
+        make_bot("expert", random.Random(1)).choose(game, game.seats_to_act()[0])
+    expert = BOTS["expert"]
+    assert asked == [
+        (2, expert.playouts, expert.margin, expert.place_weight),
+        (4, 2 * expert.playouts, expert.margin, expert.place_weight),
+    ]
+    assert expert.place_weight > 0
+    assert expert().budget(10) == expert().budget(4)  # longer playouts: the budget stops at four
+
+
+def test_the_lower_levels_search_with_the_same_budget_at_any_table():
+    for name in ("medium", "hard"):
+        bot = BOTS[name]()
+        assert [bot.budget(players) for players in (2, 4, 10)] == [bot.playouts] * 3
+        assert bot.place_weight == 0.0
+
+
+def test_a_place_weight_changes_nothing_heads_up():
+    """Heads-up a lost playout has no other loser to be placed against: the same moves."""
+    for number in range(12):
+        game, memory = game_in_progress(40 + number, 2, 3 + number * 5)
+        if game.finished:
+            continue
+        known = seat_knowledge(game, game.seats_to_act()[0], memory)
+        plain = search(known, random.Random(number), 60, quick_player, 0.7)
+        weighted = search(known, random.Random(number), 60, quick_player, 0.7, place_weight=0.5)
+        assert plain == weighted
