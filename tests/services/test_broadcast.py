@@ -37,19 +37,25 @@ async def test_a_send_from_the_database_thread_does_not_wait_for_the_busy_loop()
 
 
 def test_a_send_outside_a_server_thread_is_made_before_it_returns() -> None:
+    """As ``manage.py run_clock`` sends: from a thread with no event loop behind it. The
+    listener keeps one loop throughout (the Redis pub/sub layer subscribes per loop)."""
     layer = get_channel_layer()
+    sent = threading.Event()
 
-    async def listen() -> str:
+    def send() -> None:
+        broadcast._group_send("direct", {"type": "test.message", "number": 7})
+        sent.set()
+
+    async def listen_while_another_thread_sends() -> dict:
         channel = await layer.new_channel()
         await layer.group_add("direct", channel)
-        return channel
+        thread = threading.Thread(target=send)
+        thread.start()
+        await asyncio.to_thread(thread.join, 10)
+        assert sent.is_set(), "the send did not return"
+        return await asyncio.wait_for(layer.receive(channel), 5)
 
-    from asgiref.sync import async_to_sync
-
-    channel = async_to_sync(listen)()
-    broadcast._group_send("direct", {"type": "test.message", "number": 7})
-    message = async_to_sync(layer.receive)(channel)
-    assert message["number"] == 7
+    assert asyncio.run(listen_while_another_thread_sends())["number"] == 7
 
 
 async def test_sends_handed_to_the_loop_do_not_overtake_each_other(monkeypatch) -> None:
