@@ -184,7 +184,10 @@ async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_the
 
 
 async def members(layer, group: str) -> int:
-    """How many channels the group holds, in memory or on Redis (REDIS_URL set)."""
+    """How many channels the group holds: in memory, in this process on Redis's pub/sub layer
+    (its subscriptions), or on Redis's list-based layer."""
+    if hasattr(layer, "_get_group_channel_name"):  # pub/sub: the groups are the loop's own
+        return len(layer.groups.get(layer._get_group_channel_name(group), ()))
     if hasattr(layer, "groups"):
         return len(layer.groups.get(group, {}))
     redis = layer.connection(layer.consistent_hash(group))
