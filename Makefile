@@ -120,14 +120,16 @@ run-cluster: $(VENV)/.stamp-run messages
 
 # messages after system-deps, which installs gettext. The suite on SQLite and the in-memory
 # layer (browser tests included, among them the cluster's, which starts its own PostgreSQL, Redis
-# and nginx through .ci/cluster.py), then again, all but the browser and engine tests, on a
-# throwaway PostgreSQL and Redis. Without PostgreSQL (not root, and not installed) that second
-# run and the cluster's test are skipped with a warning; CI (CI=true) fails instead.
+# and nginx through .ci/cluster.py), then again on a throwaway PostgreSQL and Redis: all but the
+# browser, engine and benchmark tests, the benchmarks' own run on PostgreSQL kept. Without
+# PostgreSQL (not root, and not installed) that second run and the cluster's test are skipped
+# with a warning; CI (CI=true) fails instead.
 test: $(VENV)/.stamp-test system-deps lint axe
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ "$$CI" = true ]; then \
-		.ci/with-services $(BIN)/python -m pytest -q -m "not e2e" --ignore=tests/engine; \
+		.ci/with-services $(BIN)/python -m pytest -q -m "not e2e" --ignore=tests/engine \
+			-k "not bench or postgresql"; \
 	else \
 		echo "warning: PostgreSQL is not installed: the suite ran on SQLite only" >&2; \
 	fi
