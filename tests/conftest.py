@@ -235,3 +235,19 @@ def rig() -> Callable[..., Game]:
         return game
 
     return rig_game
+
+
+@pytest.fixture
+def counted_reads(monkeypatch) -> list[int]:
+    """The tables read back from the database (``presenters.read_table``), by any socket or hub."""
+    from games import presenters
+
+    read_table = presenters.read_table
+    reads: list[int] = []
+
+    def counted(table_id: int):
+        reads.append(table_id)
+        return read_table(table_id)
+
+    monkeypatch.setattr(presenters, "read_table", counted)
+    return reads

@@ -15,7 +15,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis import RedisError
 
-from games import presenters
 from games.engine import make_bot
 from games.live.table_hub import TableHub
 from games.models import Game
@@ -139,20 +138,6 @@ def play_one(table, *people) -> int:
     action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
     moves.submit_action(table.pk, user, {**action, "version": game.version})
     return game.version + 1
-
-
-@pytest.fixture
-def counted_reads(monkeypatch) -> list[int]:
-    """The tables read back from the database, by any hub."""
-    read_table = presenters.read_table
-    reads: list[int] = []
-
-    def counted(table_id: int):
-        reads.append(table_id)
-        return read_table(table_id)
-
-    monkeypatch.setattr(presenters, "read_table", counted)
-    return reads
 
 
 @pytest.mark.django_db(transaction=True)

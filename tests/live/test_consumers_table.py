@@ -160,19 +160,19 @@ async def test_a_legal_move_is_pushed_to_the_other_player_and_the_spectator(
 
 
 async def test_the_process_hears_of_a_table_once_however_many_sockets_it_has_there(
-    table, alice, bob, carol, reads
+    table, alice, bob, carol, counted_reads
 ) -> None:
     layer, group = get_channel_layer(), group_name(table.pk)
     sockets = [await connect(table, person) for person in (alice, bob, carol, alice)]
     for socket in sockets:
         await latest(socket)
-    reads.clear()
+    counted_reads.clear()
 
     assert await members(layer, group) == 1  # the process's hub, not one channel per socket
     await sockets[0].send_to(text_data=json.dumps({"type": "play", "card": "red:7", "version": 0}))
     for socket in sockets:
         assert "alice played red 7" in await latest(socket)
-    assert reads == []  # built from the state the move left here, not read back
+    assert counted_reads == []  # built from the state the move left here, not read back
 
     for socket in sockets:
         await socket.disconnect()
@@ -301,28 +301,12 @@ async def test_a_socket_first_push_shows_its_own_person_online(table, alice) -> 
     await socket.disconnect()
 
 
-@pytest.fixture
-def reads(monkeypatch) -> list[int]:
-    """The tables the sockets read from the database."""
-    from games import presenters
-
-    read_table = presenters.read_table
-    seen: list[int] = []
-
-    def counted_read(table_id: int):
-        seen.append(table_id)
-        return read_table(table_id)
-
-    monkeypatch.setattr(presenters, "read_table", counted_read)
-    return seen
-
-
 def seat_of(html: str, position: int) -> str:
     return html.split(f'data-seat="{position}"')[1].split("</li>")[0]
 
 
 async def test_presence_and_refusals_redraw_the_table_without_reading_it(
-    table, alice, bob, reads
+    table, alice, bob, counted_reads
 ) -> None:
     alice_socket = await connect(table, alice)
     bob_socket = await connect(table, bob)
@@ -333,7 +317,7 @@ async def test_presence_and_refusals_redraw_the_table_without_reading_it(
     )
     await latest(bob_socket)
     await latest(alice_socket)
-    reads.clear()
+    counted_reads.clear()
 
     await bob_socket.disconnect()  # bob's last socket: the seats are drawn again
     alice_sees = await latest(alice_socket)
@@ -348,7 +332,7 @@ async def test_presence_and_refusals_redraw_the_table_without_reading_it(
     assert 'name="version" value="1"' not in alice_sees  # bob's turn: alice has nothing to send
     assert "alice played red 7" in alice_sees and "7 cards" in seat_of(alice_sees, 0)
 
-    assert reads == []
+    assert counted_reads == []
     await alice_socket.disconnect()
 
 

@@ -211,19 +211,6 @@ def game_table(make_table, bob):
     return make_table(players=[bob], turn_seconds=None, start=True)
 
 
-@pytest.fixture
-def counted_reads(monkeypatch) -> list[int]:
-    read_table = presenters.read_table
-    reads: list[int] = []
-
-    def counted(table_id: int):
-        reads.append(table_id)
-        return read_table(table_id)
-
-    monkeypatch.setattr(presenters, "read_table", counted)
-    return reads
-
-
 @database_sync_to_async
 def play_one(table, *people) -> int:
     """The person to act plays what a bot would; returns the game's version after it."""
