@@ -251,3 +251,9 @@ def counted_reads(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(presenters, "read_table", counted)
     return reads
+
+
+@pytest.fixture
+def game_table(make_table, bob) -> Table:
+    """A started untimed table of alice (its host) and bob."""
+    return make_table(players=[bob], turn_seconds=None, start=True)

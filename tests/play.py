@@ -40,3 +40,16 @@ def unkeyed(message: dict) -> dict:
     """A broadcast message without its random ``key`` (which only lets each process read the
     table once for all its sockets), so that tests can compare the rest."""
     return {name: value for name, value in message.items() if name != "key"}
+
+
+def play_next_move(table: Table, *people) -> int:
+    """The person to act, one of ``people``, plays what a greedy bot would; returns the game's
+    version after it."""
+    game = Game.objects.get(table=table)
+    engine = game.engine()
+    seat = engine.seats_to_act()[0]
+    user_id = table.seats.get(position=seat).user_id
+    user = next(person for person in people if person.pk == user_id)
+    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
+    moves.submit_action(table.pk, user, {**action, "version": game.version})
+    return game.version + 1

@@ -6,7 +6,6 @@ its own on a free loopback port."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -15,11 +14,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis import RedisError
 
-from games.engine import make_bot
 from games.live.table_hub import TableHub
-from games.models import Game
-from games.services import moves
 from taki_site.env import REDIS_CHANNEL_LAYERS, channel_layers_config
+from tests.play import play_next_move
 
 KINDS = sorted(REDIS_CHANNEL_LAYERS)
 
@@ -122,22 +119,7 @@ async def two_hubs(request, redis_url) -> AsyncIterator[tuple[TableHub, TableHub
         await layer.flush()
 
 
-@pytest.fixture
-def game_table(make_table, bob):
-    return make_table(players=[bob], turn_seconds=None, start=True)
-
-
-@database_sync_to_async
-def play_one(table, *people) -> int:
-    """The person to act plays what a bot would; returns the game's version after it."""
-    game = Game.objects.get(table=table)
-    engine = game.engine()
-    seat = engine.seats_to_act()[0]
-    user_id = table.seats.get(position=seat).user_id
-    user = next(person for person in people if person.pk == user_id)
-    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
-    moves.submit_action(table.pk, user, {**action, "version": game.version})
-    return game.version + 1
+play_one = database_sync_to_async(play_next_move)
 
 
 @pytest.mark.django_db(transaction=True)

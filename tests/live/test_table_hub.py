@@ -4,7 +4,6 @@ each change drawn once for all the sockets of a table here (``games.live.table_h
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator, Callable
 from types import SimpleNamespace
 from typing import Any
@@ -15,12 +14,10 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import presenters
-from games.engine import make_bot
 from games.live.table_hub import TableHub
-from games.models import Game
-from games.services import moves
 from games.services.broadcast import group_name
 from taki_site.channel_layers import PacedInMemoryChannelLayer
+from tests.play import play_next_move
 
 # The reads of the tables below are faked, but the database thread still checks its connection.
 pytestmark = pytest.mark.django_db
@@ -206,22 +203,7 @@ async def test_leaving_with_the_last_socket_leaves_the_group_and_forgets_the_tab
 # ---------------------------------------------------------------------- a move stored here
 
 
-@pytest.fixture
-def game_table(make_table, bob):
-    return make_table(players=[bob], turn_seconds=None, start=True)
-
-
-@database_sync_to_async
-def play_one(table, *people) -> int:
-    """The person to act plays what a bot would; returns the game's version after it."""
-    game = Game.objects.get(table=table)
-    engine = game.engine()
-    seat = engine.seats_to_act()[0]
-    user_id = table.seats.get(position=seat).user_id
-    user = next(person for person in people if person.pk == user_id)
-    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
-    moves.submit_action(table.pk, user, {**action, "version": game.version})
-    return game.version + 1
+play_one = database_sync_to_async(play_next_move)
 
 
 @pytest.mark.django_db(transaction=True)
