@@ -17,6 +17,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings as site_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone, translation
 
@@ -257,3 +258,11 @@ def counted_reads(monkeypatch) -> list[int]:
 def game_table(make_table, bob) -> Table:
     """A started untimed table of alice (its host) and bob."""
     return make_table(players=[bob], turn_seconds=None, start=True)
+
+
+@pytest.fixture
+def nobody_connected() -> Iterator[None]:
+    """No socket's presence left in the cache by another test: every seat reads offline."""
+    cache.clear()
+    yield
+    cache.clear()

@@ -11,6 +11,13 @@ from games.engine import make_bot
 from games.models import Game, Table
 from games.services import moves
 
+# Seat 0 empties their hand in one red TAKI run (R14, R21): a game won in eight moves, led by
+# red:9 (``rig(table, WINNING_RUN, leading="red:9")``).
+WINNING_RUN = [
+    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
+    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8", "blue:1"],
+]
+
 
 def play_to_the_end(table: Table, max_moves: int = 2000) -> Game:
     """Play every seat of a started table with a greedy bot's choices, through

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -14,20 +13,9 @@ from games import presenters
 from games.models import Game
 from games.presenters.ratings import chart, player_ratings, signed
 from games.services import moves
+from tests.play import WINNING_RUN
 
-pytestmark = pytest.mark.django_db
-
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8", "blue:1"],
-]
-
-
-@pytest.fixture(autouse=True)
-def nobody_connected():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]
 
 
 def test_a_change_is_signed_with_a_true_minus() -> None:
@@ -55,8 +43,8 @@ def test_the_end_screen_shows_each_change_in_the_push_as_in_the_page(
     make_table, alice, bob, rig
 ) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:7]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:7]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
     before = presenters.read_table(table.pk)
@@ -84,8 +72,8 @@ def test_the_profile_chart_of_one_game_is_a_line_from_the_rating_before_it(
     make_table, alice, bob, rig
 ) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0]:
         version = Game.objects.get(table=table).version
         moves.submit_action(
             table.pk, alice, {"type": "play", "card": card, "version": version, "last_card": True}
@@ -107,12 +95,12 @@ def test_the_push_after_the_last_move_of_a_rated_game_shows_the_changes_without_
     """The socket's hub builds the view after a move without the database, in its event loop:
     the move that ends a rated game hands it the rating changes it wrote."""
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:6]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:6]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
     previous = presenters.read_table(table.pk)
-    for card in RUN[0][6:]:
+    for card in WINNING_RUN[0][6:]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
         previous_view = presenters.view_after_move(states[-1], previous)

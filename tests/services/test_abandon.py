@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -13,14 +12,7 @@ from games import clock
 from games.models import Game, Table
 from games.services import abandon, broadcast, tables
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def nobody_connected():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -16,21 +15,9 @@ from games import presenters
 from games.models import Game, Seat, Table
 from games.moderation import actions
 from games.services import abandon, finish, history, moves, stats, tables
+from tests.play import WINNING_RUN
 
-pytestmark = pytest.mark.django_db
-
-# Seat 0 empties their hand in one red TAKI run (R14, R21).
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8", "blue:1"],
-]
-
-
-@pytest.fixture(autouse=True)
-def nobody_connected():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]
 
 
 def play(table: Table, user, card: str) -> None:
@@ -58,8 +45,8 @@ def test_a_seat_a_bot_took_over_wins_for_the_bot_and_the_game_counts_as_left(
     client: Client, alice, bob, make_table, rig
 ) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:7]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:7]:
         play(table, alice, card)
     tables.leave_table(table.pk, alice)  # one card from winning
     moves.advance(Game.objects.get(table=table).pk, timezone.now() + timedelta(hours=1))

@@ -21,6 +21,7 @@ from games.moderation import actions
 from games.moderation.models import ModerationLog
 from games.services import broadcast, moves, ratings, tables
 from games.services.errors import ServiceError
+from tests.play import WINNING_RUN
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +30,10 @@ User = get_user_model()
 # each mode (each game's last moves go through the move path; see ``fast_forward``).
 GAMES = 320
 
-# Seat 0 empties their hand in one red TAKI run (R14, R21): eight moves.
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8", "blue:1"],
-]
-
 
 def play_run(table: Table, user) -> Game:
-    """Seat 0 (``user``) plays RUN's first hand out and wins."""
-    for card in RUN[0]:
+    """Seat 0 (``user``) plays WINNING_RUN's first hand out and wins."""
+    for card in WINNING_RUN[0]:
         version = Game.objects.get(table=table).version
         moves.submit_action(
             table.pk, user, {"type": "play", "card": card, "version": version, "last_card": True}
@@ -123,7 +118,7 @@ def test_a_rematch_is_rated_as_its_table_was(make_table, alice, bob, rig) -> Non
     from games.services import rematch
 
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
+    rig(table, WINNING_RUN, leading="red:9")
     play_run(table, alice)
     assert rematch.offer_rematch(table.pk, alice).rated
 
@@ -140,7 +135,7 @@ def test_an_abandoned_or_aborted_game_counts_for_no_one(make_table, alice, bob, 
 
 def test_a_casual_game_changes_no_rating(make_table, alice, bob, rig) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None, rated=False)
-    rig(table, RUN, leading="red:9")
+    rig(table, WINNING_RUN, leading="red:9")
     play_run(table, alice)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
@@ -150,8 +145,8 @@ def test_a_casual_game_changes_no_rating(make_table, alice, bob, rig) -> None:
 
 def test_the_last_move_of_a_rated_game_rates_its_players(make_table, alice, bob, rig) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:7]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:7]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
         assert not Rating.objects.exists()  # no move but the last touches the ratings
@@ -184,11 +179,11 @@ def test_the_move_that_wins_a_rated_game_hands_its_rating_changes_to_the_push_in
 
     monkeypatch.setattr(broadcast, "table_changed", keep)
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
+    rig(table, WINNING_RUN, leading="red:9")
 
     game = play_run(table, alice)
 
-    assert len(handed) == len(RUN[0])
+    assert len(handed) == len(WINNING_RUN[0])
     assert all(state.rating_changes == () for state in handed[:-1])
     last = handed[-1]
     assert isinstance(last.rating_changes, tuple)
@@ -203,8 +198,8 @@ def test_the_move_that_wins_a_rated_game_hands_its_rating_changes_to_the_push_in
 def winning_move_statements(make_table, rig, host, other, *, rated: bool) -> int:
     """How many statements the move that wins a rigged duel of ``host`` and ``other`` runs."""
     table = make_table(host=host, players=[other], start=True, turn_seconds=None, rated=rated)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:7]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:7]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, host, {"type": "play", "card": card, "version": version})
     version = Game.objects.get(table=table).version
@@ -229,14 +224,16 @@ def test_rating_a_won_duel_adds_three_statements_to_its_last_move(
 
 def play_run_last(table: Table, user) -> Game:
     version = Game.objects.get(table=table).version
-    moves.submit_action(table.pk, user, {"type": "play", "card": RUN[0][7], "version": version})
+    moves.submit_action(
+        table.pk, user, {"type": "play", "card": WINNING_RUN[0][7], "version": version}
+    )
     return Game.objects.get(table=table)
 
 
 def test_a_player_who_left_ranks_last_even_when_their_bot_wins(make_table, alice, bob, rig) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0][:7]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0][:7]:
         version = Game.objects.get(table=table).version
         moves.submit_action(table.pk, alice, {"type": "play", "card": card, "version": version})
     tables.leave_table(table.pk, alice)  # one card from winning; a bot plays it
@@ -352,10 +349,10 @@ def test_voiding_a_games_rating_recomputes_everyone_without_it(
     make_table, alice, bob, carol, moderator, rig
 ) -> None:
     first = make_table(players=[bob], start=True, turn_seconds=None)
-    rig(first, RUN, leading="red:9")
+    rig(first, WINNING_RUN, leading="red:9")
     first_game = play_run(first, alice)
     second = make_table(host=carol, players=[bob], start=True, turn_seconds=None)
-    rig(second, RUN, leading="red:9")
+    rig(second, WINNING_RUN, leading="red:9")
     play_run(second, carol)
     bob_after_both = Rating.objects.get(user=bob).mu
 
@@ -381,7 +378,7 @@ def test_voiding_a_games_rating_recomputes_everyone_without_it(
 
 def test_voiding_needs_a_reason_and_a_rated_game(make_table, alice, bob, moderator, rig) -> None:
     table = make_table(players=[bob], start=True, turn_seconds=None, rated=False)
-    rig(table, RUN, leading="red:9")
+    rig(table, WINNING_RUN, leading="red:9")
     game = play_run(table, alice)
     with pytest.raises(ServiceError) as caught:
         actions.void_rating(moderator, game, "  ")

@@ -16,15 +16,11 @@ from accounts.models import Sanction
 from games.models import Game, Rating, RatingMode, Table
 from games.moderation import actions
 from games.services import moves
+from tests.play import WINNING_RUN
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-
-RUN = [
-    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "red:8"],
-    ["yellow:1", "yellow:3", "yellow:4", "yellow:5", "yellow:6", "yellow:7", "yellow:8", "blue:1"],
-]
 
 
 def rate(user, mode: str = RatingMode.DUEL, mu: float = 30.0, sigma: float = 4.0, **extra):
@@ -38,8 +34,8 @@ def board(client: Client) -> str:
 
 def won_rated_game(make_table, rig, winner, loser) -> Game:
     table = make_table(host=winner, players=[loser], start=True, turn_seconds=None)
-    rig(table, RUN, leading="red:9")
-    for card in RUN[0]:
+    rig(table, WINNING_RUN, leading="red:9")
+    for card in WINNING_RUN[0]:
         version = Game.objects.get(table=table).version
         moves.submit_action(
             table.pk, winner, {"type": "play", "card": card, "version": version, "last_card": True}
