@@ -59,7 +59,7 @@ _thinkers: ProcessPoolExecutor | None = None
 _clock_thread = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
 
 
-def _on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+def on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``function`` run on the clock's own database thread (connections handled as Channels
     handles them on the shared one)."""
     return database_sync_to_async(function, thread_sensitive=False, executor=_clock_thread)
@@ -118,10 +118,10 @@ async def tick(now: datetime | None = None) -> int:
     The games advance side by side: one game's bot thinking holds up no other game. One game's
     failure is logged and does not hold up the others.
     """
-    await _on_clock_thread(sweep_abandoned)(now)
-    due = await _on_clock_thread(due_game_ids)(now)
+    await on_clock_thread(sweep_abandoned)(now)
+    due = await on_clock_thread(due_game_ids)(now)
     await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
-    await _on_clock_thread(match_pools)(now)
+    await on_clock_thread(match_pools)(now)
     return len(due)
 
 
@@ -137,10 +137,10 @@ async def advance(game_id: int, now: datetime | None = None) -> None:
     each bot's thinking in the worker processes, awaited."""
     now = now or timezone.now()
     for _step in range(moves.MAX_STEPS):
-        step = await _on_clock_thread(moves.advance_step)(game_id, now)
+        step = await on_clock_thread(moves.advance_step)(game_id, now)
         if isinstance(step, BotTurn):
             choice = await think(step)
-            await _on_clock_thread(moves.play_bot_move)(step, choice, now)
+            await on_clock_thread(moves.play_bot_move)(step, choice, now)
         elif step[0]:
             return
 

@@ -71,7 +71,7 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
         )
         broadcast.table_changed(old.pk)
         if not invited:  # against bots alone: nobody to wait for
-            tables._start(new, timezone.now())
+            tables.start_seated(new, timezone.now())
     return new
 
 

@@ -52,7 +52,7 @@ def create_table(
     """Open a table. The host takes seat 0; the last ``bot_seats`` seats go to bots.
 
     ``rated``: whether its game changes the players' ratings; None chooses for the host, rated
-    when the table is public. A table with bots is casual whatever was asked (see ``_start``).
+    when the table is public. A table with bots is casual whatever was asked (see ``start_seated``).
 
     :raises ServiceError: ``bad_request`` for a blank name or one with invisible characters, a
         seat count outside 2–10 (R3), more bots than free seats, an unknown bot or a turn time
@@ -322,7 +322,7 @@ def start_game(table_id: int, user: User) -> Game:
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_host_before_start(table, user)
-        game = _start(table, timezone.now())
+        game = start_seated(table, timezone.now())
     return game
 
 
@@ -356,7 +356,7 @@ def play_against_bots(
             against_bots=True,  # named in each viewer's language (Table.shown_name)
         )
         table = _lock_table(table.pk)
-        _start(table, timezone.now())
+        start_seated(table, timezone.now())
     return table
 
 
@@ -405,7 +405,7 @@ def _pass_host_on(table: Table) -> bool:
     return True
 
 
-def _start(table: Table, now: datetime) -> Game:
+def start_seated(table: Table, now: datetime) -> Game:
     """Start the table's game, whichever way it was asked for (the host, playing against bots,
     a rematch against bots alone): a person alone with bots may play only so many at once.
 
