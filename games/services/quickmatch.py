@@ -37,7 +37,7 @@ from games.models import (
     Seat,
     Table,
 )
-from games.services import broadcast, pairing, ratings, tables
+from games.services import broadcast, pairing, ratings, starting, tables
 from games.services.errors import ServiceError
 from games.services.moves import serialised
 
@@ -302,7 +302,7 @@ def seat_group(pool: Pool, group: pairing.Group, now: datetime | None = None) ->
     pages are told the new count by the caller, once for all its groups.
 
     Rated when every seat is a signed-up person (no guest and no bot at the start:
-    ``tables.start_seated`` decides, as for any table); casual when bots fill it.
+    ``starting.start_seated`` decides, as for any table); casual when bots fill it.
     """
     return serialised(lambda: _seat_group(pool, group, now or timezone.now()))
 
@@ -327,7 +327,7 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
         if deleted != len(group.entries):
             raise IntegrityError("a pool entry went while it was locked")
         table = _open_matched_table(pool, [entry.user for entry in entries], group.bots)
-        tables.start_seated(table, now)
+        starting.start_seated(table, now)
         for entry in entries:
             broadcast.pool_place_changed(entry.user_id, table.pk)
     return table

@@ -40,7 +40,7 @@ from games.presenters import (
 from games.presenters.chat import chat_context
 from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
-from games.services import access, chat, history, rematch, tables
+from games.services import access, chat, history, rematch, starting, tables
 from games.services.errors import ServiceError
 
 GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
@@ -106,7 +106,7 @@ def _refusal_words(request: HttpRequest, error: ServiceError) -> str:
         '<a href="{}">{}</a>',
         (
             (reverse("games:table", args=[table.pk]), table.shown_name)
-            for table in tables.unfinished_bot_games(request.user)
+            for table in starting.unfinished_bot_games(request.user)
         ),
     )
     return format_html("{} {} {}", error.message, _("Your games:"), links)
