@@ -38,7 +38,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import abandon, moves, quickmatch, thinking
+from games.services import abandon, moves, no_shows, quickmatch, thinking
 from games.services.thinking import BotTurn
 
 logger = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 _last_sweep = float("-inf")
+_last_no_show_sweep = float("-inf")
 # Worker processes in which the bots think, per clock: half the cores, the rest for serving;
 # they run at a lower priority than the web process, which a person's move never waits behind.
 THINKERS = max(1, (os.cpu_count() or 2) // 2)
@@ -113,7 +114,8 @@ async def run_clock(interval: float = POLL_INTERVAL) -> None:
 
 async def tick(now: datetime | None = None) -> int:
     """Advance every game that is due by ``now``; return how many were advanced. Every
-    ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone.
+    ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone; run quick
+    match's wave, and abort its untimed tables a matched player never came to.
 
     The games advance side by side: one game's bot thinking holds up no other game. One game's
     failure is logged and does not hold up the others.
@@ -122,6 +124,7 @@ async def tick(now: datetime | None = None) -> int:
     due = await on_clock_thread(due_game_ids)(now)
     await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
     await on_clock_thread(match_pools)(now)
+    await on_clock_thread(sweep_no_shows)(now)
     return len(due)
 
 
@@ -202,6 +205,21 @@ def sweep_abandoned(now: datetime | None = None) -> list[int]:
         return []
     _last_sweep = time.monotonic()
     return abandon.end_abandoned(now)
+
+
+def sweep_no_shows(now: datetime | None = None) -> list[int]:
+    """Abort quick match's untimed tables that a matched player never came to
+    (``no_shows.abort_no_shows``), at most every ``no_shows.SWEEP_SECONDS``; return their ids.
+    A failure is logged and the clock goes on."""
+    global _last_no_show_sweep
+    if time.monotonic() - _last_no_show_sweep < no_shows.SWEEP_SECONDS:
+        return []
+    _last_no_show_sweep = time.monotonic()
+    try:
+        return no_shows.abort_no_shows(now)
+    except Exception:
+        logger.exception("the game clock could not abort the tables nobody came to")
+        return []
 
 
 def match_pools(now: datetime | None = None) -> int:

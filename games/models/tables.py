@@ -78,6 +78,17 @@ class Table(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
+    # Quick match: the pool whose wave seated this table ("" for any other), and the matched
+    # person who never came to it, for whom it was aborted (games.services.no_shows).
+    pool = models.CharField(_("quick-match pool"), max_length=16, blank=True)
+    no_show = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("never came"),
+    )
 
     class Meta:
         verbose_name = _("table")

@@ -155,6 +155,31 @@ def _enter(user: AbstractBaseUser, pool: Pool, bots_wanted: bool, now: datetime)
     return entry
 
 
+def put_back(user: AbstractBaseUser, key: str, since: datetime, now: datetime) -> PoolEntry:
+    """Put ``user`` back in the pool ``key`` at its head (a matched player who never came cost
+    them their table): waiting since ``since``, when they were matched, or longer, so that
+    nobody waiting there now has waited as long. Their table's page is asked to open the pool
+    page, whose socket keeps the place; an entry no page opens is reaped as any other. Call it
+    inside the transaction that took their table away."""
+    pool = pool_named(key)
+    waiting = PoolEntry.objects.filter(pool=key).exclude(user=user).order_by("joined_at")
+    longest = waiting.values_list("joined_at", flat=True).first()
+    head = since if longest is None else min(since, longest - timedelta(seconds=1))
+    entry, _made = PoolEntry.objects.update_or_create(
+        user=user,
+        defaults={
+            "pool": key,
+            "joined_at": head,
+            "rating": rating_in(user, pool.mode),
+            "bots_wanted": False,
+            "sockets": 0,
+            "seen_at": now,
+        },
+    )
+    broadcast.pool_changed(key)
+    return entry
+
+
 def rating_in(user: AbstractBaseUser, mode: str) -> int:
     """``user``'s rating in ``mode`` as shown, a newcomer's if they have none."""
     mu = Rating.objects.filter(user=user, mode=mode).values_list("mu", flat=True).first()
@@ -367,6 +392,7 @@ def _open_matched_table(pool: Pool, people: list[AbstractBaseUser], bots: int) -
         turn_seconds=pool.turn_seconds,
         public=True,
         rated=bots == 0,
+        pool=pool.key,
     )
     Seat.objects.bulk_create(
         Seat(
