@@ -22,8 +22,8 @@ class PoolEntry(models.Model):
     # The pool pages open for this entry, and when one of them was last heard from: an entry
     # with none open, or none heard from for a while (its server died), is a ghost the tick
     # reaps.
-    sockets = models.PositiveSmallIntegerField(default=0)
-    seen_at = models.DateTimeField()
+    sockets = models.PositiveSmallIntegerField(_("pool pages open"), default=0)
+    seen_at = models.DateTimeField(_("last heard from"))
 
     class Meta:
         verbose_name = _("pool entry")
