@@ -3,12 +3,14 @@ aborted for no one, and whoever came goes back to the head of the pool."""
 
 from __future__ import annotations
 
+import io
 import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
@@ -123,6 +125,19 @@ def test_the_clock_aborts_the_table_on_its_tick(alice, bob, monkeypatch) -> None
 
     assert clock.sweep_no_shows(after(table, 31)) == [table.pk]
     assert clock.sweep_no_shows(after(table, 32)) == []  # looked a moment ago
+
+
+@pytest.mark.django_db(transaction=True)  # as a process of its own: no test transaction around
+def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob, monkeypatch) -> None:
+    table = matched(alice, bob)
+    broadcast.socket_opened(table.pk, alice)
+    Table.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(seconds=31))
+    monkeypatch.setattr(clock, "_last_no_show_sweep", float("-inf"))
+
+    call_command("run_clock", "--once", stdout=io.StringIO())
+
+    assert Table.objects.get(pk=table.pk).status == Table.Status.ABORTED
+    assert PoolEntry.objects.filter(user=alice).exists()
 
 
 def test_an_aborted_no_show_is_not_counted_among_a_player_s_aborted_games(alice, bob) -> None:
