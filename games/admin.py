@@ -1,4 +1,5 @@
-"""Moderation screens: tables and their seats, games, the append-only move log, the chat.
+"""Moderation screens: tables and their seats, games, the append-only move log, the chat, and
+who waits in quick match's pools.
 
 Tables, games and moves are read-only here: they change only through the actions, which call
 ``games.moderation.actions`` (each writes one row of the moderation log). Nothing done here can
@@ -17,13 +18,23 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
+from django.utils.timesince import timesince
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import BlockedWord, ChatMessage, Game, GameVerification, Move, Seat, Table
+from games.models import (
+    BlockedWord,
+    ChatMessage,
+    Game,
+    GameVerification,
+    Move,
+    PoolEntry,
+    Seat,
+    Table,
+)
 from games.moderation import actions as moderation
 from games.moderation.admin import ReadOnlyAdmin
-from games.services import history
+from games.services import history, quickmatch
 from games.services.errors import ServiceError
 
 # Rows of the move log per page: a 3,000-move game is 30 pages, each one quick.
@@ -336,3 +347,35 @@ class BlockedWordAdmin(admin.ModelAdmin):
 
     list_display = ("word",)
     search_fields = ("word",)
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(ReadOnlyAdmin):
+    """Who waits in which pool of "Play now", since when, with the rating they are paired by:
+    to read. Entries are made and taken by quick match alone (a wave, Cancel, the reaper)."""
+
+    list_display = ("user", "pool_name", "rating", "joined_at", "waiting_for", "bots_wanted")
+    list_filter = ("pool", "bots_wanted")
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+    ordering = ("pool", "joined_at")
+    readonly_fields = (
+        "user",
+        "pool_name",
+        "rating",
+        "joined_at",
+        "waiting_for",
+        "bots_wanted",
+        "sockets",
+        "seen_at",
+    )
+    fields = readonly_fields
+
+    @admin.display(description=_("pool"), ordering="pool")
+    def pool_name(self, entry: PoolEntry) -> str:
+        pool = quickmatch.POOLS.get(entry.pool)
+        return str(pool.label) if pool is not None else entry.pool
+
+    @admin.display(description=_("waiting for"), ordering="-joined_at")
+    def waiting_for(self, entry: PoolEntry) -> str:
+        return timesince(entry.joined_at, timezone.now())

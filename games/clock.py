@@ -38,7 +38,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import abandon, moves, quickmatch, thinking
+from games.services import abandon, moves, no_shows, quickmatch, thinking
 from games.services.thinking import BotTurn
 
 logger = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 _last_sweep = float("-inf")
+_last_no_show_sweep = float("-inf")
 # Worker processes in which the bots think, per clock: half the cores, the rest for serving;
 # they run at a lower priority than the web process, which a person's move never waits behind.
 THINKERS = max(1, (os.cpu_count() or 2) // 2)
@@ -59,7 +60,7 @@ _thinkers: ProcessPoolExecutor | None = None
 _clock_thread = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
 
 
-def _on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+def on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``function`` run on the clock's own database thread (connections handled as Channels
     handles them on the shared one)."""
     return database_sync_to_async(function, thread_sensitive=False, executor=_clock_thread)
@@ -113,15 +114,17 @@ async def run_clock(interval: float = POLL_INTERVAL) -> None:
 
 async def tick(now: datetime | None = None) -> int:
     """Advance every game that is due by ``now``; return how many were advanced. Every
-    ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone.
+    ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone; run quick
+    match's wave, and abort its untimed tables a matched player never came to.
 
     The games advance side by side: one game's bot thinking holds up no other game. One game's
     failure is logged and does not hold up the others.
     """
-    await _on_clock_thread(sweep_abandoned)(now)
-    due = await _on_clock_thread(due_game_ids)(now)
+    await on_clock_thread(sweep_abandoned)(now)
+    due = await on_clock_thread(due_game_ids)(now)
     await asyncio.gather(*(_advance_logged(game_id, now) for game_id in due))
-    await _on_clock_thread(match_pools)(now)
+    await on_clock_thread(match_pools)(now)
+    await on_clock_thread(sweep_no_shows)(now)
     return len(due)
 
 
@@ -137,10 +140,10 @@ async def advance(game_id: int, now: datetime | None = None) -> None:
     each bot's thinking in the worker processes, awaited."""
     now = now or timezone.now()
     for _step in range(moves.MAX_STEPS):
-        step = await _on_clock_thread(moves.advance_step)(game_id, now)
+        step = await on_clock_thread(moves.advance_step)(game_id, now)
         if isinstance(step, BotTurn):
             choice = await think(step)
-            await _on_clock_thread(moves.play_bot_move)(step, choice, now)
+            await on_clock_thread(moves.play_bot_move)(step, choice, now)
         elif step[0]:
             return
 
@@ -202,6 +205,21 @@ def sweep_abandoned(now: datetime | None = None) -> list[int]:
         return []
     _last_sweep = time.monotonic()
     return abandon.end_abandoned(now)
+
+
+def sweep_no_shows(now: datetime | None = None) -> list[int]:
+    """Abort quick match's untimed tables that a matched player never came to
+    (``no_shows.abort_no_shows``), at most every ``no_shows.SWEEP_SECONDS``; return their ids.
+    A failure is logged and the clock goes on."""
+    global _last_no_show_sweep
+    if time.monotonic() - _last_no_show_sweep < no_shows.SWEEP_SECONDS:
+        return []
+    _last_no_show_sweep = time.monotonic()
+    try:
+        return no_shows.abort_no_shows(now)
+    except Exception:
+        logger.exception("the game clock could not abort the tables nobody came to")
+        return []
 
 
 def match_pools(now: datetime | None = None) -> int:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.moderation.views import report_player
-from games.views import players, pools
+from games.views import listings, players, pools
 from games.views import tables as views
 
 app_name = "games"
@@ -29,15 +29,15 @@ urlpatterns = [
     path("tables/<int:table_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("tables/<int:table_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
     path("tables/<int:table_id>/report/", views.report, name="report"),
-    path("games/", views.finished_games, name="finished_games"),
-    path("games/", views.finished_games, name="games"),  # the name the site nav uses
-    path("games/mine/", views.my_games, name="my_games"),
-    path("games/live/", views.watch, name="watch"),
+    path("games/", listings.finished_games, name="finished_games"),
+    path("games/", listings.finished_games, name="games"),  # the name the site nav uses
+    path("games/mine/", listings.my_games, name="my_games"),
+    path("games/live/", listings.watch, name="watch"),
     path("rules/", views.rules, name="rules"),
     path("leaderboards/", players.leaderboards, name="leaderboards"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("games/<int:game_id>/", views.finished_game, name="finished_game"),
-    path("games/<int:game_id>/record.json", views.record_json, name="record_json"),
+    path("games/<int:game_id>/", listings.finished_game, name="finished_game"),
+    path("games/<int:game_id>/record.json", listings.record_json, name="record_json"),
     # Beside accounts' pages, at the addresses they have always had.
     path("accounts/guest/", players.try_as_guest, name="guest"),
     path("players/<str:username>/", players.profile, name="profile"),

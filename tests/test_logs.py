@@ -60,7 +60,7 @@ def _logged_after(lock):
 
 def test_the_clocks_error_about_a_game_names_the_game(json_lines, monkeypatch) -> None:
     monkeypatch.setattr(clock, "due_game_ids", lambda now=None: [4242])
-    monkeypatch.setattr(moves, "_serialised", lambda work: 1 / 0)
+    monkeypatch.setattr(moves, "serialised", lambda work: 1 / 0)
 
     clock.play_due()
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from .actions import (
     ACCEPT,
@@ -34,12 +33,13 @@ from .actions import (
     Event,
     IllegalAction,
 )
-from .cards import BREAKER, CARDS, CHANGE_COLOR, COLORS, KING, PLUS3, SUPER_TAKI, Card
+from .cards import BREAKER, CARDS, CHANGE_COLOR, COLORS, KING, SUPER_TAKI, Card
+from .effects import CardEffects
+from .pending import KING_FOLLOW_UP, Plus3, TakiRun
+from .snapshots import Snapshots
 
 HAND_SIZE = 8  # R4
 FIRST_STAGE = 8  # R22
-PLUS = "plus"  # follow-up owed after a Plus (R17)
-KING_FOLLOW_UP = "king"  # follow-up owed after a King (R16)
 
 # Actions are immutable, so legal_actions hands out these interned ones instead of building new
 # tuples on every call (it is the engine's hot path).
@@ -54,37 +54,10 @@ _LAST_CARDS = [Action(LAST_CARD, seat) for seat in _SEATS]
 _STACKABLE = frozenset({KING, *(c for c in CARDS.values() if c.symbol == "plus2")})  # R10, R16
 
 
-class TakiRun:
-    """A TAKI run (R14). ``open`` is True once its player passed it on after a TAKI played alone;
-    ``played`` counts the cards its current player has played in it after the opening TAKI."""
-
-    __slots__ = ("color", "player", "open", "played")
-
-    def __init__(self, color: str, player: int, open: bool = False, played: int = 0) -> None:
-        self.color = color
-        self.player = player
-        self.open = open
-        self.played = played
-
-    def to_json(self) -> dict[str, Any]:
-        return {"color": self.color, "player": self.player, "open": self.open}
-
-
-class Plus3:
-    """A pending +3 (R18): who played it and the seats yet to answer, in turn order."""
-
-    __slots__ = ("by", "waiting")
-
-    def __init__(self, by: int, waiting: list[int]) -> None:
-        self.by = by
-        self.waiting = waiting
-
-    def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "waiting": list(self.waiting)}
-
-
-class GameState:
-    """One game, from the deal to the win.
+class GameState(CardEffects, Snapshots):
+    """One game, from the deal to the win. What a card does once it is down, and a hand going
+    out, are :class:`~games.engine.effects.CardEffects`; the game written out and read back is
+    :class:`~games.engine.snapshots.Snapshots`.
 
     :param deck: the 116 card codes, top card first, before the deal (R4).
     :param players: the number of seats, 2 to 10 (R3).
@@ -378,59 +351,6 @@ class GameState:
         events.append(Event("played", seat, card.code, self.active_color))
         self._resolve(seat, card, events)
 
-    def _resolve(self, seat: int, card: Card, events: list[Event], closing_run=False) -> None:
-        """Carry out the action of the card ``seat`` just played (or closed a run on)."""
-        symbol = card.symbol
-        # R21: out once the action is resolved; a Plus must first be followed (R17), and a
-        # Breaker played on one's own turn first costs its penalty (R19b).
-        out = not self.hands[seat] and symbol != "plus" and not (card is BREAKER and not self.plus3)
-        if out and self._goes_out(seat, events):
-            return  # a standard game ends at once: the card's effect is void
-        if card is PLUS3:  # R18
-            waiting = [self.next_seat(seat, i) for i in range(1, self.players)]
-            self.plus3 = Plus3(seat, waiting)
-            events.append(Event("plus3", seat))
-            self._pass_turn(seat, events)
-        elif card is BREAKER:
-            pending = self.plus3
-            if pending is not None:  # R19a: the +3 bounces to its player
-                self.plus3 = None
-                events.append(Event("broken", seat, target=pending.by))
-                self._draw(pending.by, 3, "breaker", events)
-                self._pass_turn(pending.by, events)
-            else:  # R19b: the Breaker's own player draws 3
-                self._draw(seat, 3, "breaker", events)
-                if self.hands[seat] or not self._goes_out(seat, events):
-                    self._pass_turn(seat, events)
-        elif card is KING:  # R16
-            if self.plus2_stack or self.plus3 is not None:
-                events.append(Event("cancelled", seat))
-            self.plus2_stack = 0
-            self.plus3 = None
-            self.follow_up = KING_FOLLOW_UP
-        elif symbol == "taki":
-            if closing_run or out:
-                # R14: a TAKI closing a run has no further effect; R21: a run in which the hand
-                # empties (a TAKI as the stage card of R22) closes by itself.
-                self._pass_turn(seat, events)
-            else:  # R14, R15: a Super TAKI takes the active colour
-                self.taki_run = TakiRun(self.active_color, seat)
-                events.append(Event("taki_opened", seat, color=self.active_color))
-        elif symbol == "plus":
-            self.follow_up = PLUS  # R17
-        elif symbol == "plus2":  # R10
-            self.plus2_stack += 2
-            events.append(Event("stack", count=self.plus2_stack))
-            self._pass_turn(seat, events)
-        elif symbol == "stop":  # R12
-            self._pass_turn(seat, events, skip=True)
-        elif symbol == "direction":  # R13
-            self.direction = -self.direction
-            events.append(Event("direction", count=self.direction))
-            self._pass_turn(seat, events)
-        else:  # numbers and Change Color
-            self._pass_turn(seat, events)
-
     def _draw_action(self, seat: int, events: list[Event]) -> None:
         if self.plus2_stack:  # R10: drawing the whole stack is the turn
             count, self.plus2_stack = self.plus2_stack, 0
@@ -451,38 +371,10 @@ class GameState:
             self._announce(seat, events)
         self._resolve(seat, self.discard[-1], events, closing_run=True)
 
-    def _accept(self, seat: int, events: list[Event]) -> None:
-        pending = self.plus3
-        assert pending is not None
-        pending.waiting.remove(seat)
-        events.append(Event("accepted", seat))
-        if pending.waiting:
-            return
-        self.plus3 = None
-        # R18: each other player, in turn order from the next player, draws 3.
-        for step in range(1, self.players):
-            self._draw(self.next_seat(pending.by, step), 3, "plus3", events)
-
     def _announce(self, seat: int, events: list[Event]) -> None:
         self.debts[seat] = False
         self.announced[seat] = True
         events.append(Event("announced", seat))
-
-    def _goes_out(self, seat: int, events: list[Event]) -> bool:
-        """``seat``'s hand is empty (R21, R22). True when that ends the game."""
-        stages = self.stages
-        if stages is None or stages[seat] == 1:
-            self.winner = self.current = seat
-            self.plus2_stack = 0
-            self.plus3 = None
-            self.taki_run = None
-            self.follow_up = None
-            events.append(Event("won", seat))
-            return True
-        stages[seat] -= 1
-        events.append(Event("stage", seat, count=stages[seat]))
-        self._draw(seat, stages[seat], "stage", events)
-        return False
 
     def _pass_turn(self, seat: int, events: list[Event], skip: bool = False) -> None:
         """The turn passes from ``seat`` to the next player, or the one after (R12)."""
@@ -533,113 +425,6 @@ class GameState:
         events.append(Event("reshuffled", count=len(cards)))
         return True
 
-    # ------------------------------------------------------------------ state out
-
-    def state_json(self) -> dict[str, Any]:
-        """The whole state as GAME_RECORD.md's replay prints it: every hand included."""
-        hands = [sorted(card.code for card in hand) for hand in self.hands]
-        return {"hands": hands, **self.public_json()}
-
-    def public_json(self) -> dict[str, Any]:
-        """What everyone at the table may see: no card of any hand."""
-        return {
-            "discard_top": self.discard[-1].code,
-            "leading": self.leading.code,
-            "active_color": self.active_color,
-            "current_player": self.current,
-            "direction": self.direction,
-            "draw_pile": len(self.draw_pile),
-            "plus2_stack": self.plus2_stack,
-            "plus3_pending": self.plus3.to_json() if self.plus3 else None,
-            "taki_run": self.taki_run.to_json() if self.taki_run else None,
-            "follow_up": self.follow_up,
-            "stages": list(self.stages) if self.stages is not None else None,
-            "finished": self.winner is not None,
-            "winner": self.winner,
-        }
-
-    def to_snapshot(self) -> dict[str, Any]:
-        """Everything needed to go on with this game later, as JSON (secret: it holds every hand
-        and the order of the draw pile)."""
-        run = self.taki_run
-        return {
-            "players": self.players,
-            "seed": self.seed,
-            "tournament": self.tournament,
-            "hands": [[c.code for c in hand] for hand in self.hands],
-            "draw_pile": [c.code for c in self.draw_pile],
-            "discard": [c.code for c in self.discard],
-            "active_color": self.active_color,
-            "current": self.current,
-            "direction": self.direction,
-            "plus2_stack": self.plus2_stack,
-            "plus3": self.plus3.to_json() if self.plus3 else None,
-            "taki_run": [run.color, run.player, run.open, run.played] if run else None,
-            "follow_up": self.follow_up,
-            "debts": list(self.debts),
-            "announced": list(self.announced),
-            "stages": list(self.stages) if self.stages is not None else None,
-            "winner": self.winner,
-            "reshuffles": self.reshuffles,
-            "moves": self.moves,
-        }
-
-    def copy(self) -> GameState:
-        """An independent copy of this game, far cheaper than a snapshot's round trip (searching
-        bots play thousands of games out from copies)."""
-        game = GameState.__new__(GameState)
-        game.players = self.players
-        game.seed = self.seed
-        game.tournament = self.tournament
-        game.hands = [hand[:] for hand in self.hands]
-        game.draw_pile = self.draw_pile[:]
-        game.discard = self.discard[:]
-        game.leading = self.leading
-        game.active_color = self.active_color
-        game.current = self.current
-        game.direction = self.direction
-        game.plus2_stack = self.plus2_stack
-        pending = self.plus3
-        game.plus3 = Plus3(pending.by, pending.waiting[:]) if pending is not None else None
-        run = self.taki_run
-        game.taki_run = TakiRun(run.color, run.player, run.open, run.played) if run else None
-        game.follow_up = self.follow_up
-        game.debts = self.debts[:]
-        game.announced = self.announced[:]
-        game.stages = self.stages[:] if self.stages is not None else None
-        game.winner = self.winner
-        game.reshuffles = self.reshuffles
-        game.moves = self.moves
-        return game
-
-    @classmethod
-    def from_snapshot(cls, data: dict[str, Any]) -> GameState:
-        """The game :meth:`to_snapshot` saved."""
-        game = cls.__new__(cls)
-        game.players = data["players"]
-        game.seed = data["seed"]
-        game.tournament = data["tournament"]
-        game.hands = [[CARDS[c] for c in hand] for hand in data["hands"]]
-        game.draw_pile = [CARDS[c] for c in data["draw_pile"]]
-        game.discard = [CARDS[c] for c in data["discard"]]
-        game.leading = next(c for c in reversed(game.discard) if not c.is_transparent)
-        game.active_color = data["active_color"]
-        game.current = data["current"]
-        game.direction = data["direction"]
-        game.plus2_stack = data["plus2_stack"]
-        p3 = data["plus3"]
-        game.plus3 = Plus3(p3["by"], list(p3["waiting"])) if p3 else None
-        run = data["taki_run"]
-        game.taki_run = TakiRun(*run) if run else None
-        game.follow_up = data["follow_up"]
-        game.debts = list(data["debts"])
-        game.announced = list(data["announced"])
-        game.stages = list(data["stages"]) if data["stages"] is not None else None
-        game.winner = data["winner"]
-        game.reshuffles = data["reshuffles"]
-        game.moves = data["moves"]
-        return game
-
 
 def _turn_leading_card(rest: list[Card]) -> Card:
     """R4: turn cards over until a number card leads; the others go under the draw pile."""
@@ -653,4 +438,4 @@ def _turn_leading_card(rest: list[Card]) -> Card:
     return rest.pop(index)
 
 
-__all__ = ["GameState", "Plus3", "TakiRun", "SUPER_TAKI"]
+__all__ = ["KING_FOLLOW_UP", "SUPER_TAKI", "GameState", "Plus3", "TakiRun"]

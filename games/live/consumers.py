@@ -22,11 +22,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext as _
 
 from games import presenters
 from games.live import frames, limits, restarts
+from games.live.scope import language_of, user_of
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.moderation import watches
@@ -61,33 +61,6 @@ CHAT_FRAME = "chat"
 CHAT_SINCE_FRAME = "chat_since"
 
 
-def _user(scope: dict[str, Any]) -> Any:
-    """The visitor: the user or AnonymousUser that Channels' AuthMiddleware put in the scope,
-    taken out of the lazy object that holds it. Each attribute read through that object is
-    looked up again, and a table socket reads its user for every push it is sent."""
-    user = scope.get("user")
-    if isinstance(user, LazyObject):
-        if user._wrapped is empty:
-            user._setup()
-        return user._wrapped
-    return user
-
-
-def _language(scope: dict[str, Any]) -> str:
-    """The visitor's language: the language cookie, else the Accept-Language header."""
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates += [part.split(";")[0].strip() for part in accept.split(",") if part.strip()]
-    for code in candidates:
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
-
-
 class SharedReads[T]:
     """The reads of the last few messages about one thing this process pushes, keyed by the
     broadcast's ``key``.
@@ -117,7 +90,7 @@ lobby_views: SharedReads[LobbyView] = SharedReads()
 async def _refuse_visitor_over_limit(consumer: AsyncWebsocketConsumer) -> bool:
     """For an accepted socket without a log-in: count it against its address, or close it
     (4430) when the address holds as many as it may. Whether it was counted."""
-    if getattr(_user(consumer.scope), "is_authenticated", False):
+    if getattr(user_of(consumer.scope), "is_authenticated", False):
         return False
     if limits.visitors.open(limits.address(consumer.scope)):
         return True
@@ -135,7 +108,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         self.visitor = await _refuse_visitor_over_limit(self)
-        if self.visitor or getattr(_user(self.scope), "is_authenticated", False):
+        if self.visitor or getattr(user_of(self.scope), "is_authenticated", False):
             restarts.opened(self)
             await self.channel_layer.group_add(self.group, self.channel_name)
 
@@ -155,8 +128,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def lobby_update(self, message: dict[str, Any]) -> None:
         read = database_sync_to_async(presenters.read_lobby)
         view = await lobby_views.get(message.get("key", ""), read)
-        with translation.override(_language(self.scope)):
-            await self.send(text_data=presenters.lobby_fragment(view, _user(self.scope)))
+        with translation.override(language_of(self.scope)):
+            await self.send(text_data=presenters.lobby_fragment(view, user_of(self.scope)))
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -169,8 +142,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = _user(self.scope)
-        self.language = _language(self.scope)
+        self.user = user_of(self.scope)
+        self.language = language_of(self.scope)
         self.bucket = limits.TokenBucket(
             settings.SOCKET_ACTIONS_BURST, settings.SOCKET_ACTIONS_PER_SECOND
         )

@@ -19,13 +19,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
 from games.live import restarts
-from games.live.consumers import (
-    CLOSE_FORBIDDEN,
-    CLOSE_SIGNED_OUT,
-    SharedReads,
-    _language,
-    _user,
-)
+from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT, SharedReads
+from games.live.scope import language_of, user_of
 from games.presenters import pools as pool_fragments
 from games.presenters.pools import PoolView
 from games.services import broadcast, quickmatch
@@ -82,11 +77,11 @@ class PoolConsumer(AsyncWebsocketConsumer):
     counted = False  # in its entry's count of open pages, and in this process's heartbeat
 
     async def connect(self) -> None:
-        self.user = _user(self.scope)
+        self.user = user_of(self.scope)
         if not getattr(self.user, "is_authenticated", False):
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.language = _language(self.scope)
+        self.language = language_of(self.scope)
         await self.accept()
         restarts.opened(self)
         for group in self._person_groups:

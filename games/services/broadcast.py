@@ -198,6 +198,10 @@ def pool_place_changed(user_id: int, table_id: int | None = None) -> None:
 
 PRESENCE_TTL = 12
 PRESENCE_REFRESH = 4
+# A person's first socket at a table also notes that they came to it, for as long as a table
+# quick match made may wait for its people (``games.services.no_shows``): someone who came and
+# is reloading the page has come all the same.
+ARRIVAL_TTL = 15 * 60
 
 
 def socket_opened(table_id: int, user: AbstractBaseUser) -> int:
@@ -215,6 +219,7 @@ def socket_opened(table_id: int, user: AbstractBaseUser) -> int:
             count = 1
         cache.touch(key, PRESENCE_TTL)
     if count == 1:
+        cache.add(_arrival_key(table_id, user.pk), True, ARRIVAL_TTL)
         _presence_changed(table_id)
     return count
 
@@ -264,6 +269,17 @@ def connected_users(table_id: int, user_ids: Iterable[int]) -> set[int]:
     keys = {_presence_key(table_id, user_id): user_id for user_id in user_ids}
     counts = cache.get_many(list(keys))
     return {keys[key] for key, count in counts.items() if count and count > 0}
+
+
+def arrived_users(table_id: int, user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` opened the table's page in the last ``ARRIVAL_TTL`` seconds, open
+    now or not (one cache round trip)."""
+    keys = {_arrival_key(table_id, user_id): user_id for user_id in user_ids}
+    return {keys[key] for key, came in cache.get_many(list(keys)).items() if came}
+
+
+def _arrival_key(table_id: int, user_id: int) -> str:
+    return f"taki:arrived:{table_id}:{user_id}"
 
 
 def _presence_changed(table_id: int) -> None:

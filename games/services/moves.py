@@ -60,7 +60,7 @@ def submit_action(
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
-    return _serialised(lambda: _apply_locked(table_id, user, payload, version, known_version))
+    return serialised(lambda: _apply_locked(table_id, user, payload, version, known_version))
 
 
 def is_stale(version: int, newest: int | None) -> bool:
@@ -98,7 +98,7 @@ def _apply_locked(
     """Apply the action under the game's lock, in one transaction (``submit_action``)."""
     # A stale or doubled click is refused here, without the write lock that every move of
     # every game waits for on SQLite; the check under the lock below stays the one that counts.
-    # It reads inside _serialised's retry: SQLite's shared-cache databases (the in-memory one
+    # It reads inside serialised's retry: SQLite's shared-cache databases (the in-memory one
     # the tests use) refuse even a read of a table another connection is writing.
     if version != known_version:
         current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
@@ -169,7 +169,7 @@ def advance_step(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime 
     """One step of :func:`advance`, in one locked transaction: the bot's turn to think about
     when a bot is to play, else play one timeout's move. Returns the bot's turn, or (nothing
     more due by ``now``, next_due)."""
-    return _serialised(lambda: _advance_once(game_id, now))
+    return serialised(lambda: _advance_once(game_id, now))
 
 
 def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime | None]:
@@ -209,7 +209,7 @@ def play_bot_move(turn: BotTurn, choice: dict[str, Any], now: datetime | None = 
     the seat is no longer that bot's or not to play, the game is over, or the rules refuse it.
     """
     now = now or timezone.now()
-    return _serialised(lambda: _play_bot_locked(turn, choice, now))
+    return serialised(lambda: _play_bot_locked(turn, choice, now))
 
 
 def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bool:
@@ -238,7 +238,7 @@ def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bo
     return True
 
 
-def _serialised[T](work: Callable[[], T]) -> T:
+def serialised[T](work: Callable[[], T]) -> T:
     """Run ``work``, one transaction that locks a game row, and run it again if SQLite refused it.
 
     SQLite has no row locks (``select_for_update`` does nothing there). A second transaction

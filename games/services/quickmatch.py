@@ -37,9 +37,9 @@ from games.models import (
     Seat,
     Table,
 )
-from games.services import broadcast, pairing, ratings, tables
+from games.services import broadcast, pairing, ratings, starting, tables
 from games.services.errors import ServiceError
-from games.services.moves import _serialised as serialised
+from games.services.moves import serialised
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +152,31 @@ def _enter(user: AbstractBaseUser, pool: Pool, bots_wanted: bool, now: datetime)
         entry.bots_wanted = bots_wanted
         entry.seen_at = now
         entry.save()
+    return entry
+
+
+def put_back(user: AbstractBaseUser, key: str, since: datetime, now: datetime) -> PoolEntry:
+    """Put ``user`` back in the pool ``key`` at its head (a matched player who never came cost
+    them their table): waiting since ``since``, when they were matched, or longer, so that
+    nobody waiting there now has waited as long. Their table's page is asked to open the pool
+    page, whose socket keeps the place; an entry no page opens is reaped as any other. Call it
+    inside the transaction that took their table away."""
+    pool = pool_named(key)
+    waiting = PoolEntry.objects.filter(pool=key).exclude(user=user).order_by("joined_at")
+    longest = waiting.values_list("joined_at", flat=True).first()
+    head = since if longest is None else min(since, longest - timedelta(seconds=1))
+    entry, _made = PoolEntry.objects.update_or_create(
+        user=user,
+        defaults={
+            "pool": key,
+            "joined_at": head,
+            "rating": rating_in(user, pool.mode),
+            "bots_wanted": False,
+            "sockets": 0,
+            "seen_at": now,
+        },
+    )
+    broadcast.pool_changed(key)
     return entry
 
 
@@ -302,7 +327,7 @@ def seat_group(pool: Pool, group: pairing.Group, now: datetime | None = None) ->
     pages are told the new count by the caller, once for all its groups.
 
     Rated when every seat is a signed-up person (no guest and no bot at the start:
-    ``tables._start`` decides, as for any table); casual when bots fill it.
+    ``starting.start_seated`` decides, as for any table); casual when bots fill it.
     """
     return serialised(lambda: _seat_group(pool, group, now or timezone.now()))
 
@@ -327,7 +352,7 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
         if deleted != len(group.entries):
             raise IntegrityError("a pool entry went while it was locked")
         table = _open_matched_table(pool, [entry.user for entry in entries], group.bots)
-        tables._start(table, now)
+        starting.start_seated(table, now)
         for entry in entries:
             broadcast.pool_place_changed(entry.user_id, table.pk)
     return table
@@ -367,6 +392,7 @@ def _open_matched_table(pool: Pool, people: list[AbstractBaseUser], bots: int) -
         turn_seconds=pool.turn_seconds,
         public=True,
         rated=bots == 0,
+        pool=pool.key,
     )
     Seat.objects.bulk_create(
         Seat(

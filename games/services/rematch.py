@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import RematchInvitation, Seat, Table
-from games.services import broadcast, tables
+from games.services import broadcast, starting, tables
 from games.services.errors import ServiceError
 
 User = get_user_model()
@@ -71,7 +71,7 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
         )
         broadcast.table_changed(old.pk)
         if not invited:  # against bots alone: nobody to wait for
-            tables._start(new, timezone.now())
+            starting.start_seated(new, timezone.now())
     return new
 
 

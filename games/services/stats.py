@@ -110,12 +110,17 @@ def games_left(user: AbstractBaseUser) -> int:
 def leaver_stats(user: AbstractBaseUser) -> dict[str, int]:
     """For moderators: the games ``user`` left, by why: ``left`` (they walked out, or a ban
     made them), ``timeouts`` (R23: three turns timed out in a row), their sum being
-    :func:`games_left`; and ``aborted``, the games they sat at that a moderator aborted."""
+    :func:`games_left`; and ``aborted``, the games they sat at that a moderator aborted (not
+    those quick match aborted because someone never came, which count for no one)."""
     taken = Seat.objects.filter(replaced_user=user)
     timed_out = taken.filter(replaced_because=Seat.Takeover.TIMEOUTS).count()
     aborted = (
         Seat.objects.sat_by(user)
-        .filter(table__status=Table.Status.ABORTED, table__game__isnull=False)
+        .filter(
+            table__status=Table.Status.ABORTED,
+            table__game__isnull=False,
+            table__no_show__isnull=True,
+        )
         .count()
     )
     return {"left": taken.count() - timed_out, "timeouts": timed_out, "aborted": aborted}

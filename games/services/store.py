@@ -70,8 +70,9 @@ SEAT_FIELDS = (
     "replaced_at",
 )
 USER_FIELDS = ("id", "username", "is_active")
-# What a table's sockets draw of it, and of its last moves (``read_table``).
-SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "against_bots", "rematch_of_id")
+# What a table's sockets draw of it, and of its last moves (``read_table``); the page of a
+# table quick match aborted says who never came (``no_show_id``).
+SHOWN_TABLE_FIELDS = (*TABLE_FIELDS, "against_bots", "rematch_of_id", "no_show_id")
 RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 

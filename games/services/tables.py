@@ -3,24 +3,17 @@
 
 from __future__ import annotations
 
-import random
-import secrets
-from datetime import datetime
-
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
-from django.utils import timezone, translation
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from accounts import guests
 from accounts.models import Sanction
-from games.engine import GameState, shuffled_deck
 from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, Game, Seat, Table
-from games.services import broadcast
+from games.services import broadcast, starting
 from games.services.access import invite_matches
 from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
@@ -52,7 +45,8 @@ def create_table(
     """Open a table. The host takes seat 0; the last ``bot_seats`` seats go to bots.
 
     ``rated``: whether its game changes the players' ratings; None chooses for the host, rated
-    when the table is public. A table with bots is casual whatever was asked (see ``_start``).
+    when the table is public. A table with bots is casual whatever was asked
+    (``starting.start_seated``).
 
     :raises ServiceError: ``bad_request`` for a blank name or one with invisible characters, a
         seat count outside 2–10 (R3), more bots than free seats, an unknown bot or a turn time
@@ -108,39 +102,6 @@ def check_open_tables(host: User) -> None:
             "forbidden",
             _("You already host %(count)d open tables: start or close one first.")
             % {"count": hosted},
-        )
-
-
-def unfinished_bot_games(user: User) -> QuerySet[Table]:
-    """The running games ``user`` plays with bots and no other person, newest first."""
-    other_people = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False).exclude(user=user)
-    return (
-        Table.objects.filter(status=Table.Status.PLAYING, seats__user=user)
-        .exclude(Exists(other_people))
-        .select_related("host")
-        .order_by("-created_at", "-pk")
-    )
-
-
-def check_bot_games(user: User) -> None:
-    """Refuse another game against bots to a person who already plays
-    ``settings.BOT_GAMES_PER_PERSON`` unfinished ones. Call it inside the transaction that
-    starts the game.
-
-    :raises ServiceError: ``too_many_games``.
-    """
-    # Serialise one person's starts, so two at once cannot both pass the count.
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-    playing = unfinished_bot_games(user).count()
-    if playing >= settings.BOT_GAMES_PER_PERSON:
-        raise ServiceError(
-            "too_many_games",
-            ngettext(
-                "You already play %(count)d game against bots: finish or leave it first.",
-                "You already play %(count)d games against bots: finish or leave one first.",
-                playing,
-            )
-            % {"count": playing},
         )
 
 
@@ -322,7 +283,7 @@ def start_game(table_id: int, user: User) -> Game:
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_host_before_start(table, user)
-        game = _start(table, timezone.now())
+        game = starting.start_seated(table, timezone.now())
     return game
 
 
@@ -356,7 +317,7 @@ def play_against_bots(
             against_bots=True,  # named in each viewer's language (Table.shown_name)
         )
         table = _lock_table(table.pk)
-        _start(table, timezone.now())
+        starting.start_seated(table, timezone.now())
     return table
 
 
@@ -403,60 +364,6 @@ def _pass_host_on(table: Table) -> bool:
     table.host_id = heir.user_id
     table.save(update_fields=["host"])
     return True
-
-
-def _start(table: Table, now: datetime) -> Game:
-    """Start the table's game, whichever way it was asked for (the host, playing against bots,
-    a rematch against bots alone): a person alone with bots may play only so many at once.
-
-    :raises ServiceError: ``forbidden`` (fewer than two filled seats); ``too_many_games``.
-    """
-    seats = list(table.seats.select_related("user").order_by("position"))
-    filled = [seat for seat in seats if not seat.is_empty]
-    if len(filled) < MIN_SEATS:
-        raise ServiceError("forbidden", _("At least two seats must be filled to start."))
-    people = [seat.user for seat in filled if seat.user_id is not None]
-    if len(people) == 1:
-        check_bot_games(people[0])
-    # Only signed-up people play rated, and only against each other: a bot or a guest at the
-    # start makes the game casual for everyone.
-    if table.rated and (len(people) < len(filled) or any(map(guests.is_guest, people))):
-        table.rated = False
-        table.save(update_fields=["rated"])
-    # Drop the empty seats and renumber the rest in order; two passes because positions are
-    # unique per table.
-    Seat.objects.filter(pk__in=[s.pk for s in seats if s.is_empty]).delete()
-    for index, seat in enumerate(filled):
-        seat.position = MAX_SEATS + 100 + index
-        seat.save(update_fields=["position"])
-    for index, seat in enumerate(filled):
-        seat.position = index
-        seat.save(update_fields=["position"])
-    rng = random.Random(random.SystemRandom().getrandbits(128))
-    deck = shuffled_deck(rng)
-    seed = secrets.token_hex(8)
-    first = secrets.randbelow(len(filled))  # R5
-    with translation.override("en"):  # the record's names do not depend on a visitor's language
-        players = [seat.display_name for seat in filled]
-    engine = GameState(deck, len(filled), first, seed, table.tournament)
-    game = Game.objects.create(
-        table=table,
-        seed=seed,
-        players=players,
-        deck=deck,
-        first_player=first,
-        tournament=table.tournament,
-        state=engine.to_snapshot(),
-        version=0,
-    )
-    table.status = Table.Status.PLAYING
-    table.seat_count = len(filled)
-    table.save(update_fields=["status", "seat_count"])
-    schedule(game, engine, now, seats=filled)
-    game.save(update_fields=["next_due", "turn_deadline"])
-    broadcast.table_changed(table.pk)
-    broadcast.lobby_changed()
-    return game
 
 
 def _open_public_tables() -> QuerySet[Table]:

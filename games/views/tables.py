@@ -1,4 +1,4 @@
-"""The games' pages: the lobby, the tables, finished games, the chat's mutes and reports.
+"""The games' pages: the lobby, the tables, the rules, the chat's mutes and reports.
 
 Views only check who may see what, call ``games.services`` and render; every rule is decided
 there or in the engine. State changes are POST only; a refusal from the services becomes a
@@ -13,9 +13,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Page, Paginator
-from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -26,40 +25,35 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from accounts import guests
 from games.forms import UNNAMED_BOT, TableForm
-from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, ChatMessage, Game, Table
+from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, Table
 from games.moderation import watches
 from games.moderation.views import report as report_view
 from games.presenters import (
-    finished_game_context,
-    listings,
     lobby_context,
     read_table,
-    replay_context,
     table_page_context,
 )
 from games.presenters.chat import chat_context
 from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
-from games.services import access, chat, history, rematch, tables
+from games.services import access, chat, rematch, starting, tables
 from games.services.errors import ServiceError
-
-GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
 
 # ------------------------------------------------------------------ helpers
 
 
-def _invite(request: HttpRequest) -> str | None:
+def invite_of(request: HttpRequest) -> str | None:
     """The private table's token the visitor came with: the link's ``?invite=`` or a form's."""
     return request.GET.get("invite") or request.POST.get("invite")
 
 
 def _invite_ok(request: HttpRequest, table: Table) -> bool:
-    return access.invite_matches(table, _invite(request))
+    return access.invite_matches(table, invite_of(request))
 
 
-def _check_may_watch(request: HttpRequest, table: Table) -> None:
+def check_may_watch(request: HttpRequest, table: Table) -> None:
     """:raises PermissionDenied: the visitor may not see ``table`` (``access.may_watch``)."""
-    if not access.may_watch(table, request.user, _invite(request)):
+    if not access.may_watch(table, request.user, invite_of(request)):
         raise PermissionDenied
 
 
@@ -70,7 +64,7 @@ def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
     :raises PermissionDenied: a private table without its invite.
     """
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
-    _check_may_watch(request, table)
+    check_may_watch(request, table)
     return table
 
 
@@ -106,7 +100,7 @@ def _refusal_words(request: HttpRequest, error: ServiceError) -> str:
         '<a href="{}">{}</a>',
         (
             (reverse("games:table", args=[table.pk]), table.shown_name)
-            for table in tables.unfinished_bot_games(request.user)
+            for table in starting.unfinished_bot_games(request.user)
         ),
     )
     return format_html("{} {} {}", error.message, _("Your games:"), links)
@@ -133,12 +127,6 @@ def _change_table(
     except ServiceError as error:
         return _refuse(request, error, _table_url(table, request))
     return _done(request, next_url or _table_url(table))
-
-
-def _page(request: HttpRequest, items: QuerySet) -> Page:
-    """The page of a list of games asked for (``?page=``): the first if it is not a number, the
-    last if it is beyond the end."""
-    return Paginator(items, GAMES_PER_PAGE).get_page(request.GET.get("page"))
 
 
 def _guests_play_bots_only(request: HttpRequest) -> HttpResponse | None:
@@ -295,96 +283,6 @@ def answer_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     if accept:
         return _done(request, reverse("games:table", args=[table.pk]))
     return _done(request, reverse("games:table", args=[table.rematch_of_id or table.pk]))
-
-
-# ------------------------------------------------------------------ finished games
-
-
-@require_GET
-def finished_games(request: HttpRequest) -> HttpResponse:
-    page = _page(request, listings.finished_games())
-    rows = [listings.ListedGame(game.table, game) for game in page]
-    return render(request, "games/finished_games.html", {"page": page, "rows": rows})
-
-
-def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
-    """A finished game this visitor may see (``access.may_watch``, the table's own rule).
-
-    :raises Http404: no such game, or it is still being played (its record holds the deck).
-    :raises PermissionDenied: a private game of other people.
-    """
-    game = get_object_or_404(Game.objects.select_related("table", "table__host"), pk=game_id)
-    if not game.finished:
-        raise Http404(_("This game is still being played."))
-    _check_may_watch(request, game.table)
-    watches.note_watch(request.user, game.table, _invite(request), watches.AS_A_FINISHED_GAME)
-    return game
-
-
-@require_GET
-def finished_game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game and its replay; a replay step asked by htmx is the replay alone."""
-    game = _get_finished_game_for_user(request, game_id)
-    try:
-        step = int(request.GET["move"])
-    except (KeyError, ValueError):
-        step = None
-    if request.htmx and step is not None:
-        return render(request, "games/partials/replay.html", replay_context(game, step))
-    context = finished_game_context(game, step)
-    context["chat_lines"] = chat.recent_messages(game.table_id, None, ChatMessage.Room.PLAYERS)
-    return render(request, "games/finished_game.html", context)
-
-
-@require_GET
-def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _get_finished_game_for_user(request, game_id)
-    user = request.user if request.user.is_authenticated else None
-    try:
-        record = history.export_record(game, user)
-    except ServiceError as error:
-        raise PermissionDenied(error.message) from None
-    response = JsonResponse(record, json_dumps_params={"indent": 2})
-    # A download, named so that several games' files sort by game.
-    response["Content-Disposition"] = f'attachment; filename="taki-game-{game.pk}.json"'
-    return response
-
-
-# ------------------------------------------------------------------ lists
-
-
-@login_required
-@require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
-    """The player's own finished games, private bot games included, with filters."""
-    result = request.GET.get("result", "")
-    result = result if result in listings.RESULTS else ""
-    opponents = request.GET.get("with", "")
-    opponents = opponents if opponents in listings.OPPONENTS else ""
-    page = _page(request, listings.my_games(request.user, result, opponents))
-    rows = listings.my_game_rows(page, request.user)
-    query = "&".join(
-        f"{key}={value}" for key, value in (("result", result), ("with", opponents)) if value
-    )
-    return render(
-        request,
-        "games/my_games.html",
-        {
-            "page": page,
-            "rows": rows,
-            "result": result,
-            "opponents": opponents,
-            "filter_query": query,
-        },
-    )
-
-
-@require_GET
-def watch(request: HttpRequest) -> HttpResponse:
-    """The games being played that anyone may watch."""
-    page = _page(request, listings.watchable_games())
-    rows = [listings.ListedGame(table) for table in page]
-    return render(request, "games/watch.html", {"page": page, "rows": rows})
 
 
 @require_safe

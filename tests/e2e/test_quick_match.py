@@ -73,3 +73,28 @@ def test_bots_fill_the_table_of_someone_who_asked_after_twenty_seconds(
     finn.wait_for_url(re.compile(r"/tables/\d+/$"), timeout=40_000)
     finn.locator("#table-hand [data-card]").first.wait_for(timeout=TIMEOUT)
     expect(finn.locator("#table-seats .badge--bot")).to_have_count(2)
+
+
+def test_a_player_whose_opponent_never_comes_is_told_why_and_taken_back_to_the_pool(
+    live_site, make_context
+) -> None:
+    gil = sign_up(make_context(LAPTOP), live_site, unique_name("gil"))
+    hal_context = make_context(LAPTOP)
+    hal = sign_up(hal_context, live_site, unique_name("hal"))
+    # hal is matched but his browser never opens the table: its page is not the site's.
+    hal_context.route(
+        re.compile(r".*/tables/\d+/$"),
+        lambda route: route.fulfill(status=200, content_type="text/html", body="<p>away</p>"),
+    )
+
+    play_now(gil, "Duel, untimed")
+    play_now(hal, "Duel, untimed")
+    gil.wait_for_url(re.compile(r"/tables/\d+/$"), timeout=TIMEOUT)
+
+    # 30 s after the match, and the clock's next look.
+    expect(gil.locator("#table-result")).to_contain_text(
+        "never came to the table: the game was aborted.", timeout=45_000
+    )
+    expect(gil.locator("#table-result")).to_contain_text("You are back at the head of the pool.")
+    gil.wait_for_url("**/play-now/waiting/", timeout=TIMEOUT)
+    expect(gil.locator("#pool-count")).to_have_text("1 person waiting in this pool")

@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from channels.auth import UserLazyObject
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
@@ -15,7 +14,6 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games.live.consumers import _user
 from games.live.routing import websocket_urlpatterns
 from games.models import Game, Move
 from games.services import broadcast
@@ -385,16 +383,6 @@ async def test_a_socket_s_first_push_is_the_table_as_stored_not_as_held_here(
     assert sorted(hand_codes(first)) == sorted(ALICE_HAND)
     for socket in (alice_socket, bob_socket, alice_again):
         await socket.disconnect()
-
-
-def test_a_socket_keeps_the_user_out_of_the_scope_s_lazy_object(alice) -> None:
-    lazy = UserLazyObject()
-    lazy._wrapped = alice
-    anonymous = AnonymousUser()
-
-    assert type(_user({"user": lazy})) is type(alice) and _user({"user": lazy}) is alice
-    assert _user({"user": anonymous}) is anonymous
-    assert _user({}) is None
 
 
 async def test_the_hub_keeps_the_people_of_its_open_sockets_online(

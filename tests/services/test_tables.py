@@ -11,7 +11,7 @@ from games.engine import GameState
 from games.engine.bots import BOTS, LEVELS
 from games.engine.cards import is_full_deck
 from games.models import BOT_LEVELS, Game, Seat, Table
-from games.services import broadcast, history, tables
+from games.services import broadcast, history, starting, tables
 from games.services.errors import ServiceError
 from tests.play import unkeyed
 
@@ -392,7 +392,7 @@ def test_a_person_plays_a_few_games_against_bots_at_once_and_no_more(alice, sett
 
     assert caught.value.code == "too_many_games"
     assert Table.objects.count() == 3
-    assert list(tables.unfinished_bot_games(alice)) == playing[::-1]
+    assert list(starting.unfinished_bot_games(alice)) == playing[::-1]
 
 
 def test_a_finished_game_against_bots_frees_its_place(alice, settings) -> None:

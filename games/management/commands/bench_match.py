@@ -114,4 +114,4 @@ class Command(BaseCommand):
 async def _wave_as_the_web_clock_runs_it(now: datetime) -> list[Table]:
     """The wave on the clock's own database thread, as a web process's clock runs it: the
     pushes after each table's commit are handed to the event loop, not waited for."""
-    return await clock._on_clock_thread(quickmatch.wave)(now)
+    return await clock.on_clock_thread(quickmatch.wave)(now)

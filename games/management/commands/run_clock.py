@@ -46,6 +46,7 @@ class Command(BaseCommand):
             try:
                 clock.sweep_abandoned()
                 clock.match_pools()
+                clock.sweep_no_shows()
                 played += clock.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")

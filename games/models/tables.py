@@ -3,7 +3,8 @@
 A :class:`Game` keeps the engine's snapshot (secret: every hand and the draw pile) and the
 record's header; its :class:`Move` rows are the record's actions, in order. Replaying the moves
 from the header must always give the snapshot again: ``games.services`` writes both in one
-transaction, and the admin can verify any game.
+transaction, and the admin can verify any game (:class:`GameVerification`). A finished table's
+"Play again" asks its players with a :class:`RematchInvitation` each.
 """
 
 from __future__ import annotations
@@ -76,6 +77,17 @@ class Table(models.Model):
     # "Play again": the finished table this one is the rematch of.
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
+    # Quick match: the pool whose wave seated this table ("" for any other), and the matched
+    # person who never came to it, for whom it was aborted (games.services.no_shows).
+    pool = models.CharField(_("quick-match pool"), max_length=16, blank=True)
+    no_show = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("never came"),
     )
 
     class Meta:
@@ -297,71 +309,6 @@ class ReplaySnapshot(models.Model):
         return f"{self.game} after move {self.seq}"
 
 
-CHAT_MAX_CHARS = 300
-
-
-class ChatMessage(models.Model):
-    """One line of a table's chat, in the players' room or the spectators' room."""
-
-    class Room(models.TextChoices):
-        PLAYERS = "players", _("Players")
-        SPECTATORS = "spectators", _("Spectators")
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
-    )
-    room = models.CharField(_("room"), max_length=10, choices=Room.choices)
-    text = models.CharField(_("text"), max_length=CHAT_MAX_CHARS)
-    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
-    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
-    hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    hidden_reason = models.CharField(_("why hidden"), max_length=200, blank=True)
-
-    class Meta:
-        verbose_name = _("chat message")
-        verbose_name_plural = _("chat messages")
-        ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["table", "room", "created_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.author}: {self.text[:40]}"
-
-
-class BlockedWord(models.Model):
-    """A word no chat message may contain (compared ignoring case)."""
-
-    word = models.CharField(_("word"), max_length=40, unique=True)
-
-    class Meta:
-        verbose_name = _("blocked word")
-        verbose_name_plural = _("blocked words")
-        ordering = ["word"]
-
-    def __str__(self) -> str:
-        return self.word
-
-
-class ChatMute(models.Model):
-    """``muter`` no longer sees ``muted``'s chat messages (for themselves only)."""
-
-    muter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
-    )
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("muted chat")
-        verbose_name_plural = _("muted chats")
-        constraints = [models.UniqueConstraint(fields=["muter", "muted"], name="one_mute_per_pair")]
-
-    def __str__(self) -> str:
-        return f"{self.muter} mutes {self.muted}"
-
-
 class GameVerification(models.Model):
     """A moderator replayed a game's move log: who, when, and whether it held."""
 
@@ -403,113 +350,3 @@ class RematchInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} to {self.table}"
-
-
-class RatingMode(models.TextChoices):
-    """The ratings a person has, one per kind of game: two people, three to ten, or R22's
-    stages."""
-
-    DUEL = "duel", _("Duel")
-    PARTY = "party", _("Party")
-    TOURNAMENT = "tournament", _("Tournament")
-
-
-class Rating(models.Model):
-    """A person's rating in one mode: OpenSkill's Plackett–Luce belief (``mu``, ``sigma``) and
-    how many rated games it has seen. Written only by ``games.services.ratings``."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
-    )
-    mode = models.CharField(_("mode"), max_length=10, choices=RatingMode.choices)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField(_("rated games"), default=0)
-    updated_at = models.DateTimeField(_("last rated game"))
-
-    class Meta:
-        verbose_name = _("rating")
-        verbose_name_plural = _("ratings")
-        constraints = [
-            models.UniqueConstraint(fields=["user", "mode"], name="one_rating_per_mode"),
-        ]
-        indexes = [models.Index(fields=["mode", "updated_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.mode} {self.mu:.2f}±{self.sigma:.2f}"
-
-
-class RatingChange(models.Model):
-    """What one rated game did to one player's rating: before and after, as the library holds
-    it and as the site shows it, and the player's rank in the game (0 is first)."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    mode = models.CharField(max_length=10, choices=RatingMode.choices)
-    rank = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    shown_before = models.IntegerField()
-    shown_after = models.IntegerField()
-    ended_at = models.DateTimeField()  # the game's end, for a person's history in order
-
-    class Meta:
-        verbose_name = _("rating change")
-        verbose_name_plural = _("rating changes")
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_player"),
-        ]
-        indexes = [models.Index(fields=["user", "mode", "ended_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.shown_before} → {self.shown_after} ({self.game})"
-
-    @property
-    def delta(self) -> int:
-        return self.shown_after - self.shown_before
-
-
-class PoolEntry(models.Model):
-    """One person waiting in a quick-match pool ("Play now"): one pool at a time. Written only
-    by ``games.services.quickmatch``; the tick pairs the entries and deletes them as it seats
-    their people."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pool_entry"
-    )
-    pool = models.CharField(_("pool"), max_length=16)
-    rating = models.IntegerField(_("rating when entering"))  # as shown, in the pool's mode
-    bots_wanted = models.BooleanField(_("fill with bots"), default=False)
-    joined_at = models.DateTimeField(_("joined"))
-    # The pool pages open for this entry, and when one of them was last heard from: an entry
-    # with none open, or none heard from for a while (its server died), is a ghost the tick
-    # reaps.
-    sockets = models.PositiveSmallIntegerField(default=0)
-    seen_at = models.DateTimeField()
-
-    class Meta:
-        verbose_name = _("pool entry")
-        verbose_name_plural = _("pool entries")
-        indexes = [models.Index(fields=["pool", "joined_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.pool}"
-
-
-class MatchWave(models.Model):
-    """The one row of the quick-match waves: the clock that holds it (``held_until`` in the
-    future) pairs the pools; the others skip the wave. A lease, not a lock that outlives its
-    process: a clock that died mid-wave frees it when the lease ends."""
-
-    held_until = models.DateTimeField()
-    last_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"quick-match wave of {self.last_at:%H:%M:%S}"
-
-
-# Reports and the moderation log are tables of this app too, kept in moderation's own module:
-# importing it here is what registers them when Django loads the app's models.
-from games.moderation import models as moderation_models  # noqa: E402, F401

@@ -1,0 +1,63 @@
+"""The games app's tables: one module per part of the site, every model imported here, where
+Django looks for them (``games.models.Table`` and the others are imported from here).
+
+- :mod:`~games.models.tables`: tables, seats, games, the append-only hash-chained move log,
+  replays' snapshots, verifications and rematch invitations;
+- :mod:`~games.models.chat`: chat lines, blocked words, mutes;
+- :mod:`~games.models.ratings`: ratings per mode and their changes;
+- :mod:`~games.models.quickmatch`: quick match's pool entries and the row of its waves.
+"""
+
+from __future__ import annotations
+
+from games.models.chat import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute
+from games.models.quickmatch import MatchWave, PoolEntry
+from games.models.ratings import Rating, RatingChange, RatingMode
+from games.models.tables import (
+    BOT_KINDS,
+    BOT_LEVELS,
+    DEFAULT_BOT_LEVEL,
+    MAX_SEATS,
+    MIN_SEATS,
+    Game,
+    GameVerification,
+    Move,
+    MoveLogError,
+    RematchInvitation,
+    ReplaySnapshot,
+    Seat,
+    SeatQuerySet,
+    Table,
+    new_invite_token,
+)
+
+# Reports and the moderation log are tables of this app too, kept in moderation's own module:
+# importing it here is what registers them when Django loads the app's models.
+from games.moderation import models as moderation_models  # noqa: F401
+
+__all__ = [
+    "BOT_KINDS",
+    "BOT_LEVELS",
+    "CHAT_MAX_CHARS",
+    "DEFAULT_BOT_LEVEL",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "BlockedWord",
+    "ChatMessage",
+    "ChatMute",
+    "Game",
+    "GameVerification",
+    "MatchWave",
+    "Move",
+    "MoveLogError",
+    "PoolEntry",
+    "Rating",
+    "RatingChange",
+    "RatingMode",
+    "RematchInvitation",
+    "ReplaySnapshot",
+    "Seat",
+    "SeatQuerySet",
+    "Table",
+    "new_invite_token",
+]
