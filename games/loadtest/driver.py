@@ -108,6 +108,7 @@ class Client:
         self.rng = rng
         self.think = think
         self.window: Window | None = None
+        self.steady: Window | None = None  # the window of moves alone, when there is one
         self.session = aiohttp.ClientSession(
             base_url=base_url,
             connector=connector,
@@ -212,6 +213,8 @@ class Client:
         if self.pending is not None and push.version is not None and push.version > self.pending:
             if self.window is not None and self.sent_at in self.window:
                 self.counters.round_trips.append(now - self.sent_at)
+            elif self.steady is not None and self.sent_at in self.steady:
+                self.counters.steady_round_trips.append(now - self.sent_at)
             self.pending = None
         if push.refused:
             self.counters.refused += 1

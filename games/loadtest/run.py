@@ -20,11 +20,12 @@ from games.loadtest.driver import SETUP_AT_ONCE, Client, RelayGroup, TableGroup,
 from games.loadtest.servers import CEILING_APP, SITE_APP, DaphneGroup, cpu_seconds
 from games.loadtest.stats import (
     CpuUse,
+    OwnLoop,
     Report,
     SiteCounters,
     Verification,
     Window,
-    percentile,
+    round_trip_figures,
 )
 from games.models import Game, Move
 
@@ -97,11 +98,16 @@ def run(
     say(f"{len(names)} users; serving the site with {options.processes} Daphne process(es)")
     with DaphneGroup(SITE_APP, options.processes, log_dir, "site", env=env) as site:
         meter = CpuMeter(site, redis_pid)
-        counters, window, cpu, steady = asyncio.run(_drive_site(options, site, meter, names, say))
+        own = OwnLoop()
+        counters, window, cpu, steady = asyncio.run(
+            _drive_site(options, site, meter, names, say, own)
+        )
         site.check_alive()
     report = _site_report(options, counters, window, cpu)
+    report.clients = own.figures(window.seconds)
     if steady is not None:
         steady_window, steady_cpu = steady
+        report.steady_round_trip_ms = round_trip_figures(counters.steady_round_trips)
         report.steady_seconds = steady_window.seconds
         report.steady_moves = moves_in(steady_window)
         report.steady_cpu_seconds = steady_cpu.total
@@ -150,6 +156,7 @@ async def _drive_site(
     meter: CpuMeter,
     names: list[str],
     say: Callable[[str], None],
+    own: OwnLoop,
 ) -> tuple[SiteCounters, Window, CpuUse, tuple[Window, CpuUse] | None]:
     counters = SiteCounters()
     rng = random.Random(options.seed)
@@ -199,10 +206,12 @@ async def _drive_site(
                 f"{len(groups)} tables playing; warm-up {options.warmup:g} s, then "
                 f"{options.seconds:g} s measured"
             )
+            watching = asyncio.create_task(own.watch(window))
             await asyncio.sleep(max(0.0, window.start - time.monotonic()))
             cpu_start = meter.read()
             await asyncio.sleep(max(0.0, window.end - time.monotonic()))
             cpu = meter.read() - cpu_start
+            await watching
             stall = STALL_SECONDS + 2 * options.think.high
             now = time.monotonic()
             counters.stalled_tables = sum(now - group.last_progress > stall for group in groups)
@@ -219,14 +228,21 @@ async def _drive_site(
 
 
 async def _steady_window(
-    options: LoadOptions, groups: list[TableGroup], meter: CpuMeter, say: Callable[[str], None]
+    options: LoadOptions,
+    groups: list[TableGroup],
+    meter: CpuMeter,
+    say: Callable[[str], None],
 ) -> tuple[Window, CpuUse]:
     """Hold every table's next one (a finished game keeps its sockets open, no table is opened,
-    joined or started) and measure the moves alone, once the tables being set up have been."""
+    joined or started) and measure the moves alone, once the tables being set up have been:
+    their CPU, and the round trips of the moves sent in the window."""
     for group in groups:
         group.opening.clear()
     say(f"steady: no new table; {options.steady_seconds:g} s of moves alone")
     window = Window.after(STEADY_SETTLE, options.steady_seconds)
+    for group in groups:
+        for client in group.clients:
+            client.steady = window
     await asyncio.sleep(max(0.0, window.start - time.monotonic()))
     start = meter.read()
     await asyncio.sleep(max(0.0, window.end - time.monotonic()))
@@ -281,12 +297,7 @@ def _site_report(
         seconds=window.seconds,
         moves=moves,
         moves_per_second=moves / window.seconds,
-        round_trip_ms={
-            "p50": _ms(percentile(samples, 0.50)),
-            "p95": _ms(percentile(samples, 0.95)),
-            "p99": _ms(percentile(samples, 0.99)),
-            "samples": len(samples),
-        },
+        round_trip_ms=round_trip_figures(samples),
         pushes=counters.window_pushes,
         pushes_per_second=counters.window_pushes / window.seconds,
         server_cpu_seconds=cpu.total,
@@ -295,10 +306,6 @@ def _site_report(
         games_started=counters.games_started,
         games_finished=counters.games_finished,
     )
-
-
-def _ms(seconds: float | None) -> float | None:
-    return None if seconds is None else seconds * 1000
 
 
 def verify(names: list[str], counters: SiteCounters, bot_games: Sequence[int] = ()) -> Verification:

@@ -6,6 +6,7 @@ every frame sent; counters for the measured window feed the rates.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -64,10 +65,55 @@ class SiteCounters:
     window_pushes: int = 0
     window_acknowledged: int = 0
     round_trips: list[float] = field(default_factory=list)  # seconds, sends in the window
+    steady_round_trips: list[float] = field(default_factory=list)  # ... in the steady window
 
     @property
     def acknowledged(self) -> int:
         return self.sent - self.refused
+
+
+class OwnLoop:
+    """The measuring side's own health: how late the clients' event loop ran a timer, and how
+    much of a core their process used. Every round trip passes through that loop twice (the
+    frame out, the push in), so a late loop would add its lateness to the figures."""
+
+    TICK = 0.01  # seconds between the probe's timers
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.cpu_seconds = 0.0
+
+    async def watch(self, window: Window) -> None:
+        """Time the loop through ``window``: sleep a tick, note how late it woke."""
+        await asyncio.sleep(max(0.0, window.start - time.monotonic()))
+        cpu = time.process_time()
+        while time.monotonic() < window.end:
+            asked = time.monotonic()
+            await asyncio.sleep(self.TICK)
+            self.lags.append(max(0.0, time.monotonic() - asked - self.TICK))
+        self.cpu_seconds = time.process_time() - cpu
+
+    def figures(self, seconds: float) -> dict[str, float | None]:
+        return {
+            "lag_p50_ms": _ms(percentile(self.lags, 0.50)),
+            "lag_p99_ms": _ms(percentile(self.lags, 0.99)),
+            "lag_max_ms": _ms(max(self.lags, default=None)),
+            "cpu_share": self.cpu_seconds / seconds if seconds else None,
+        }
+
+
+def round_trip_figures(samples: list[float]) -> dict[str, float | None]:
+    """The percentiles of round trips (seconds) in milliseconds, and how many there were."""
+    return {
+        "p50": _ms(percentile(samples, 0.50)),
+        "p95": _ms(percentile(samples, 0.95)),
+        "p99": _ms(percentile(samples, 0.99)),
+        "samples": len(samples),
+    }
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1000
 
 
 def percentile(samples: list[float], share: float) -> float | None:
@@ -126,6 +172,9 @@ class Report:
     steady_moves: int | None = None
     steady_cpu_seconds: float | None = None
     steady_cpu_ms_per_move: float | None = None
+    steady_round_trip_ms: dict[str, float | None] | None = None
+    # The clients' own event loop and process in the window (OwnLoop.figures).
+    clients: dict[str, float | None] | None = None
     verification: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -157,6 +206,20 @@ class Report:
                 f"steady CPU/move    {'-' if steady is None else f'{steady:,.2f} ms'}  "
                 f"({self.steady_moves:,} moves in {self.steady_seconds:.0f} s with no table "
                 "opened, joined, started or left: the moves and their pushes alone)"
+            )
+        if self.steady_round_trip_ms is not None and self.steady_round_trip_ms["samples"]:
+            trips = self.steady_round_trip_ms
+            lines.append(
+                f"steady round trip  p50 {ms(trips['p50'])}  p95 {ms(trips['p95'])}  "
+                f"p99 {ms(trips['p99'])}  ({trips['samples']:,.0f} samples)"
+            )
+        if self.clients is not None:
+            own = self.clients
+            share = own["cpu_share"]
+            lines.append(
+                f"clients' own loop  late by p50 {ms(own['lag_p50_ms'])}, p99 "
+                f"{ms(own['lag_p99_ms'])}, at most {ms(own['lag_max_ms'])}; their process "
+                f"{'-' if share is None else f'{share:.0%}'} of a core (the measuring side)"
             )
         if self.bot_moves is not None:
             lines.append(

@@ -73,6 +73,9 @@ def test_it_plays_over_websockets_and_verifies_every_move(tmp_path: Path) -> Non
     assert figures["ceiling_messages"] > 0
     assert figures["ceiling_cpu_ms_per_message"] > 0  # the ceiling process did work
     assert "moves/s" in run.stdout and "verification       ok" in run.stdout
+    # The measuring side watched its own loop through the window.
+    assert figures["clients"]["lag_p99_ms"] is not None and figures["clients"]["cpu_share"] > 0
+    assert "clients' own loop" in run.stdout
 
 
 def test_it_refuses_several_processes_without_redis_url_or_redis_server(tmp_path: Path) -> None:
@@ -114,6 +117,7 @@ def test_it_compares_one_process_with_two_on_redis_side_by_side(
         assert layout["moves"] > 0 and layout["server_cpu_ms_per_move"] > 0
         # Moves alone, in a window of their own after the whole one.
         assert layout["steady_moves"] > 0 and layout["steady_cpu_ms_per_move"] > 0
+        assert layout["steady_round_trip_ms"]["samples"] > 0
         assert layout["ceiling_messages"] is None  # layouts are compared without the relay
     assert figures[0]["redis_cpu_seconds"] == 0  # no Redis for one process
     side_by_side = run.stdout[run.stdout.index("--- side by side") :]
