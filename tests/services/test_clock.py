@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
@@ -19,7 +18,6 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 from django.core.management import call_command
-from django.db import connection
 from django.utils import timezone
 
 from games import clock
@@ -27,6 +25,7 @@ from games.engine import Record, SearchBot
 from games.models import Game, Move, Seat, Table
 from games.services import history, moves, quickmatch, tables, thinking
 from tests.services.slow_bots import SECONDS, slow_choose
+from tests.side_by_side import side_by_side
 
 HANDS = [
     ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
@@ -155,25 +154,8 @@ def test_clocks_running_side_by_side_play_each_due_move_once(alice) -> None:
     the game row's lock and the re-check of next_due under it let only one play."""
     game = make_bot_game(alice)
     now = timezone.now() + timedelta(seconds=40)
-    barrier = threading.Barrier(2)
-    errors = []
+    side_by_side(lambda: moves.advance(game.pk, now))
 
-    def one_clock() -> None:
-        barrier.wait()
-        try:
-            moves.advance(game.pk, now)
-        except Exception as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    clocks = [threading.Thread(target=one_clock) for _ in range(2)]
-    for thread in clocks:
-        thread.start()
-    for thread in clocks:
-        thread.join(timeout=30)
-
-    assert errors == []
     game = Game.objects.get(pk=game.pk)
     assert game.version >= 1
     logged = list(game.moves.order_by("seq").values_list("seq", flat=True))

@@ -15,6 +15,7 @@ from games.models import Game, Move, Table
 from games.services import broadcast, history, moves
 from games.services.errors import ServiceError
 from tests.play import unkeyed
+from tests.side_by_side import side_by_side
 
 pytestmark = pytest.mark.django_db
 
@@ -212,24 +213,15 @@ def test_a_doubled_click_is_applied_once(table, alice) -> None:
 def test_concurrent_clicks_on_one_game_are_serialised(alice, bob, make_table, rig) -> None:
     table = make_table(players=[bob], start=True)
     rig(table, HANDS[:2])
-    start = threading.Barrier(2)
-    outcomes: list[str] = []
 
-    def click() -> None:
+    def click() -> str:
         try:
-            start.wait()
             moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
-            outcomes.append("applied")
         except ServiceError as exc:
-            outcomes.append(exc.code)
-        finally:
-            connection.close()
+            return exc.code
+        return "applied"
 
-    threads = [threading.Thread(target=click) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = side_by_side(click)
 
     assert sorted(outcomes) == ["applied", "stale"]
     game = Game.objects.get(table=table)

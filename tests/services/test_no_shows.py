@@ -4,19 +4,18 @@ aborted for no one, and whoever came goes back to the head of the pool."""
 from __future__ import annotations
 
 import io
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import connection
 from django.utils import timezone
 
 from games import clock
 from games.models import Game, PoolEntry, RatingChange, Table
 from games.services import broadcast, moves, no_shows, quickmatch, stats
+from tests.side_by_side import side_by_side
 
 User = get_user_model()
 
@@ -155,24 +154,7 @@ def test_two_clocks_at_once_abort_the_table_once_and_put_the_player_back_once() 
     bob = User.objects.create_user("bob")
     table = matched(alice, bob)
     broadcast.socket_opened(table.pk, alice)
-    barrier = threading.Barrier(2)
-    results, errors = [], []
+    results = side_by_side(lambda: no_shows.abort_no_shows(after(table, 31)))
 
-    def one_clock() -> None:
-        barrier.wait()
-        try:
-            results.append(no_shows.abort_no_shows(after(table, 31)))
-        except Exception as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    clocks = [threading.Thread(target=one_clock) for _ in range(2)]
-    for thread in clocks:
-        thread.start()
-    for thread in clocks:
-        thread.join(timeout=60)
-
-    assert errors == []
     assert sorted(results) == [[], [table.pk]]
     assert PoolEntry.objects.filter(user=alice).count() == 1

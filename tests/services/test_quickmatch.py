@@ -3,7 +3,6 @@ seat their people."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -17,6 +16,7 @@ from accounts.models import Sanction
 from games.models import Game, PoolEntry, Rating, RatingMode, Seat, Table
 from games.services import pairing, quickmatch, ratings
 from games.services.errors import ServiceError
+from tests.side_by_side import side_by_side
 
 User = get_user_model()
 
@@ -255,28 +255,6 @@ def test_a_ghost_is_reaped_before_the_wave_pairs(alice, bob) -> None:
 # ---------------------------------------------------------------------------- races
 
 
-def run_side_by_side(job, count: int = 2) -> list:
-    barrier = threading.Barrier(count)
-    results, errors = [], []
-
-    def one() -> None:
-        barrier.wait()
-        try:
-            results.append(job())
-        except Exception as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=one) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert errors == []
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_waves_racing_never_seat_one_person_twice() -> None:
     people = [User.objects.create_user(f"player{n}") for n in range(12)]
@@ -285,7 +263,7 @@ def test_two_waves_racing_never_seat_one_person_twice() -> None:
         quickmatch.enter(person, "duel-15", now=now)
         quickmatch.page_opened(person, now)
 
-    made = run_side_by_side(lambda: quickmatch.wave(now + timedelta(seconds=1)))
+    made = side_by_side(lambda: quickmatch.wave(now + timedelta(seconds=1)))
 
     assert sorted(len(tables) for tables in made) == [0, 6]
     seats = list(Seat.objects.filter(user__isnull=False).values_list("user_id", flat=True))
@@ -301,7 +279,7 @@ def test_one_group_seated_by_two_clocks_at_once_gets_one_table() -> None:
         (quickmatch.enter(alice, "duel-15").pk, quickmatch.enter(bob, "duel-15").pk)
     )
 
-    made = run_side_by_side(lambda: quickmatch.seat_group(quickmatch.POOLS["duel-15"], group))
+    made = side_by_side(lambda: quickmatch.seat_group(quickmatch.POOLS["duel-15"], group))
 
     assert sum(table is not None for table in made) == 1
     assert Table.objects.count() == 1
