@@ -154,8 +154,10 @@ class SearchBot(Bot):
 
     name = "search"
     playouts = 200
-    # How many standard errors a move must win by to overrule the playout player's own choice.
+    # How many standard errors a move must win by to overrule the playout player's own choice;
+    # ``table_margin``, if set, at a table of more than two (where places make playouts steadier).
     margin = 1.0
+    table_margin: float | None = None
     # At a table of more than two: the budget grows by this share for every player past two (up
     # to four), and a loser's place in a playout is worth this share of a win.
     table_growth = 0.0
@@ -172,7 +174,10 @@ class SearchBot(Bot):
         memory = self._memory if game is self._game else None
         knowledge = seat_knowledge(game, seat, memory)
         playouts = self.budget(game.players)
-        return search(knowledge, self.rng, playouts, quick_player, self.margin, self.place_weight)
+        margin = self.margin
+        if game.players > 2 and self.table_margin is not None:
+            margin = self.table_margin
+        return search(knowledge, self.rng, playouts, quick_player, margin, self.place_weight)
 
     def budget(self, players: int) -> int:
         """Playouts per decision at a table of ``players``: a playout is won less often the more
@@ -218,6 +223,7 @@ class ExpertBot(SearchBot):
     name = "expert"
     playouts = EXPERT_PLAYOUTS
     margin = 0.7  # with five times the playouts, a smaller gain is already a real one
+    table_margin = 0.3  # and at a table of more than two, where a loser's place counts
     table_growth = 0.5  # twice the playouts at four players
     place_weight = 0.5
 

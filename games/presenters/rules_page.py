@@ -67,7 +67,7 @@ LEVEL_STRENGTH: dict[str, tuple[str, float, int]] = {
 # The top level at a table of four, the other three seats held by the level named (25% is even).
 LEVEL_TABLE_STRENGTH: dict[str, tuple[str, float, int]] = {
     # level: (the level in the other seats, the share of games it won, games played)
-    "expert": ("easy", 0.324, 800),
+    "expert": ("easy", 0.351, 800),
 }
 
 
