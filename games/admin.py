@@ -349,13 +349,27 @@ class BlockedWordAdmin(admin.ModelAdmin):
     search_fields = ("word",)
 
 
+class PoolFilter(admin.SimpleListFilter):
+    """The pools by their names, as players read them on "Play now"; every pool, waited in or
+    not."""
+
+    title = _("pool")
+    parameter_name = "pool"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(key, str(pool.label)) for key, pool in quickmatch.POOLS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        return queryset.filter(pool=self.value()) if self.value() else queryset
+
+
 @admin.register(PoolEntry)
 class PoolEntryAdmin(ReadOnlyAdmin):
     """Who waits in which pool of "Play now", since when, with the rating they are paired by:
     to read. Entries are made and taken by quick match alone (a wave, Cancel, the reaper)."""
 
     list_display = ("user", "pool_name", "rating", "joined_at", "waiting_for", "bots_wanted")
-    list_filter = ("pool", "bots_wanted")
+    list_filter = (PoolFilter, "bots_wanted")
     list_select_related = ("user",)
     search_fields = ("user__username",)
     ordering = ("pool", "joined_at")

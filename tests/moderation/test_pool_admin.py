@@ -26,6 +26,20 @@ def test_a_moderator_sees_who_waits_in_which_pool_since_when_and_their_rating(
     assert "3\xa0minutes" in page
 
 
+def test_the_pools_are_filtered_by_the_names_players_read(mod_client, alice, bob) -> None:
+    quickmatch.enter(alice, "duel-15")
+    quickmatch.enter(bob, "party-30")
+    changelist = reverse("admin:games_poolentry_changelist")
+
+    page = mod_client.get(changelist).content.decode()
+    filtered = mod_client.get(changelist, {"pool": "party-30"}).content.decode()
+
+    for pool in quickmatch.POOLS.values():  # each pool named in the filter, waited in or not
+        assert f">{pool.label}</a>" in page
+    assert ">duel-15</a>" not in page
+    assert "bob" in filtered and "alice" not in filtered
+
+
 def test_a_moderator_cannot_add_change_or_delete_a_pool_entry(mod_client, alice) -> None:
     entry = quickmatch.enter(alice, "duel-15")
 
