@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BOT_LEVELS
@@ -67,7 +68,7 @@ LEVEL_STRENGTH: dict[str, tuple[str, float, int]] = {
 # The top level at a table of four, the other three seats held by the level named (25% is even).
 LEVEL_TABLE_STRENGTH: dict[str, tuple[str, float, int]] = {
     # level: (the level in the other seats, the share of games it won, games played)
-    "expert": ("easy", 0.351, 800),
+    "expert": ("easy", 0.344, 1600),
 }
 
 
@@ -80,18 +81,23 @@ def bot_levels() -> list[dict[str, Any]]:
         if name in LEVEL_STRENGTH:
             below, rate, games = LEVEL_STRENGTH[name]
             strength = _(
-                "Wins %(rate)d%% of two-player games against the %(opponent)s (%(games)d games)."
-            ) % {"rate": round(rate * 100), "opponent": names[below], "games": games}
+                "Wins %(rate)d%% of two-player games against the %(opponent)s (%(games)s games)."
+            ) % {"rate": round(rate * 100), "opponent": names[below], "games": _count(games)}
         if name in LEVEL_TABLE_STRENGTH:
             others, rate, games = LEVEL_TABLE_STRENGTH[name]
             strength += " " + _(
                 "Wins %(rate)d%% of four-player games against the %(opponent)s in the other "
-                "three seats (%(games)d games)."
-            ) % {"rate": round(rate * 100), "opponent": names[others], "games": games}
+                "three seats (%(games)s games)."
+            ) % {"rate": round(rate * 100), "opponent": names[others], "games": _count(games)}
         levels.append(
             {"name": name, "label": label, "play": LEVEL_PLAY[name], "strength": strength}
         )
     return levels
+
+
+def _count(games: int) -> str:
+    """A number of games as the visitor's language writes it (1,600; 1.600)."""
+    return formats.number_format(games, force_grouping=True)
 
 
 def rules_context() -> dict[str, Any]:

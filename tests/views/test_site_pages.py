@@ -167,8 +167,8 @@ def test_the_rules_show_each_bot_level_and_its_measured_strength(client: Client)
         assert f'<tr data-level="{name}"><th scope="row">{label}</th>' in page
     assert "Wins 56% of two-player games against the Easy bot (400 games)." in page
     assert "Wins 98% of two-player games against the Beginner bot (400 games)." in page
-    four = "Wins 35% of four-player games against the Easy bot in the other three seats"
-    assert f"{four} (800 games)." in page
+    four = "Wins 34% of four-player games against the Easy bot in the other three seats"
+    assert f"{four} (1,600 games)." in page
 
 
 def test_the_rules_have_words_for_every_level_the_engine_offers() -> None:
@@ -180,7 +180,8 @@ def test_the_rules_word_the_bots_strength_in_the_visitors_language(client: Clien
     page = client.get(reverse("games:rules"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
 
     assert "Gana el 57% de las partidas a dos contra el Bot intermedio (400 partidas)." in page
-    assert "Gana el 35% de las partidas a cuatro contra el Bot fácil en los otros tres" in page
+    assert "Gana el 34% de las partidas a cuatro contra el Bot fácil en los otros tres" in page
+    assert "(1\xa0600 partidas)" in page  # grouped as Spanish writes it
     assert "Measured strength" not in page
 
 
