@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 
 from games.engine import GameState, deck_codes
 from games.models import Game, Table
-from games.services import moves, tables
+from games.services import broadcast, moves, tables
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -266,3 +266,18 @@ def nobody_connected() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def states(monkeypatch) -> list[broadcast.TableState]:
+    """The table states the move path hands to the broadcast, in order."""
+    seen: list[broadcast.TableState] = []
+    table_changed = broadcast.table_changed
+
+    def keep(table_id, version=None, state=None):
+        if state is not None:
+            seen.append(state)
+        table_changed(table_id, version, state)
+
+    monkeypatch.setattr(broadcast, "table_changed", keep)
+    return seen

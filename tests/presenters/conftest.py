@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, Table
-from games.services import broadcast, moves, tables
+from games.services import moves, tables
 from tests.play import play_to_the_end
 from tests.presenters.helpers import HANDS
 
@@ -23,18 +23,3 @@ def table(alice, bob, make_table, rig) -> Table:
 def finished(alice) -> Game:
     """alice's game against one bot, played to the end."""
     return play_to_the_end(tables.play_against_bots(alice, opponents=1))
-
-
-@pytest.fixture
-def states(monkeypatch) -> list[broadcast.TableState]:
-    """The table states the move path hands to the broadcast, in order."""
-    seen: list[broadcast.TableState] = []
-    table_changed = broadcast.table_changed
-
-    def keep(table_id, version=None, state=None):
-        if state is not None:
-            seen.append(state)
-        table_changed(table_id, version, state)
-
-    monkeypatch.setattr(broadcast, "table_changed", keep)
-    return seen

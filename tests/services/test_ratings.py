@@ -19,7 +19,7 @@ from games.engine import make_bot
 from games.models import Game, Rating, RatingChange, RatingMode, Seat, Table
 from games.moderation import actions
 from games.moderation.models import ModerationLog
-from games.services import broadcast, moves, ratings, tables
+from games.services import moves, ratings, tables
 from games.services.errors import ServiceError
 from tests.play import WINNING_RUN
 
@@ -167,25 +167,16 @@ def test_the_last_move_of_a_rated_game_rates_its_players(make_table, alice, bob,
 
 
 def test_the_move_that_wins_a_rated_game_hands_its_rating_changes_to_the_push_in_its_state(
-    make_table, alice, bob, rig, monkeypatch
+    make_table, alice, bob, rig, states
 ) -> None:
-    handed: list[broadcast.TableState] = []
-    table_changed = broadcast.table_changed
-
-    def keep(table_id, version=None, state=None):
-        if state is not None:
-            handed.append(state)
-        table_changed(table_id, version, state)
-
-    monkeypatch.setattr(broadcast, "table_changed", keep)
     table = make_table(players=[bob], start=True, turn_seconds=None)
     rig(table, WINNING_RUN, leading="red:9")
 
     game = play_run(table, alice)
 
-    assert len(handed) == len(WINNING_RUN[0])
-    assert all(state.rating_changes == () for state in handed[:-1])
-    last = handed[-1]
+    assert len(states) == len(WINNING_RUN[0])
+    assert all(state.rating_changes == () for state in states[:-1])
+    last = states[-1]
     assert isinstance(last.rating_changes, tuple)
     assert {(change.user_id, change.delta) for change in last.rating_changes} == {
         (change.user_id, change.delta) for change in RatingChange.objects.filter(game=game)
