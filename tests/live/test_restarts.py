@@ -38,6 +38,26 @@ def table(make_table, bob, rig):
     return table
 
 
+@pytest.fixture
+def slow_moves(monkeypatch) -> None:
+    """Every move takes 0.3 s in the database thread: a restart can come while one is worked."""
+    submit = moves.submit_action
+
+    def slow_submit(*args: Any, **kwargs: Any) -> None:
+        time.sleep(0.3)
+        submit(*args, **kwargs)
+
+    monkeypatch.setattr(moves, "submit_action", slow_submit)
+
+
+async def play_red_7(socket: WebsocketCommunicator) -> None:
+    """alice plays her red 7, as the page sends it, and the move reaches the database thread."""
+    await socket.send_to(
+        text_data=json.dumps({"type": "play", "card": "red:7", "version": "0", "HEADERS": {}})
+    )
+    await asyncio.sleep(0.1)
+
+
 async def lobby_socket() -> WebsocketCommunicator:
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
     socket.scope["user"] = AnonymousUser()
@@ -71,21 +91,11 @@ async def test_a_restart_closes_every_table_and_lobby_socket_with_1012(table, al
 
 
 async def test_a_move_being_worked_when_the_restart_comes_is_stored_and_pushed_before_the_close(
-    table, alice, monkeypatch
+    table, alice, slow_moves
 ) -> None:
-    submit = moves.submit_action
-
-    def slow_submit(*args: Any, **kwargs: Any) -> None:
-        time.sleep(0.3)  # the restart comes while the move is in the database thread
-        submit(*args, **kwargs)
-
-    monkeypatch.setattr(moves, "submit_action", slow_submit)
     socket = await connect(table, alice)
     await latest(socket)
-    await socket.send_to(
-        text_data=json.dumps({"type": "play", "card": "red:7", "version": "0", "HEADERS": {}})
-    )
-    await asyncio.sleep(0.1)
+    await play_red_7(socket)
 
     await restarts.close_all(close_grace=0.1)
 
@@ -97,21 +107,11 @@ async def test_a_move_being_worked_when_the_restart_comes_is_stored_and_pushed_b
 
 
 async def test_a_frame_that_arrives_once_the_restart_began_is_dropped_not_half_worked(
-    table, alice, monkeypatch
+    table, alice, slow_moves
 ) -> None:
-    submit = moves.submit_action
-
-    def slow_submit(*args: Any, **kwargs: Any) -> None:
-        time.sleep(0.3)
-        submit(*args, **kwargs)
-
-    monkeypatch.setattr(moves, "submit_action", slow_submit)
     socket = await connect(table, alice)
     await latest(socket)
-    await socket.send_to(
-        text_data=json.dumps({"type": "play", "card": "red:7", "version": "0", "HEADERS": {}})
-    )
-    await asyncio.sleep(0.1)
+    await play_red_7(socket)
     closing = asyncio.ensure_future(restarts.close_all(close_grace=0.1))
     await asyncio.sleep(0.05)
 
