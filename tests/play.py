@@ -1,4 +1,5 @@
-"""Helpers for the view and consumer tests: drive a real game through the services."""
+"""Helpers for the view and consumer tests: drive a real game through the services, and seat
+people at a table through quick match."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.utils import timezone
 
 from games.engine import make_bot
 from games.models import Game, Table
-from games.services import moves
+from games.services import moves, quickmatch
 
 # Seat 0 empties their hand in one red TAKI run (R14, R21): a game won in eight moves, led by
 # red:9 (``rig(table, WINNING_RUN, leading="red:9")``).
@@ -60,3 +61,11 @@ def play_next_move(table: Table, *people) -> int:
     action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
     moves.submit_action(table.pk, user, {**action, "version": game.version})
     return game.version + 1
+
+
+def matched(*people, pool: str = "duel-untimed") -> Table:
+    """``people`` seated by quick match's wave at a table of ``pool``, started a moment ago."""
+    for person in people:
+        quickmatch.enter(person, pool)
+    [table] = quickmatch.wave(timezone.now() + timedelta(seconds=1))
+    return table

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import presenters
 from games.models import Table
-from games.services import broadcast, no_shows, quickmatch
+from games.services import broadcast, no_shows
+from tests.play import matched
 
 pytestmark = pytest.mark.usefixtures("nobody_connected")
 
@@ -19,9 +19,7 @@ pytestmark = pytest.mark.usefixtures("nobody_connected")
 @pytest.fixture
 def aborted(alice, bob) -> Table:
     """alice and bob matched in the untimed duel pool; alice came, bob never did."""
-    for person in (alice, bob):
-        quickmatch.enter(person, "duel-untimed")
-    [table] = quickmatch.wave(timezone.now() + timedelta(seconds=1))
+    table = matched(alice, bob)
     broadcast.socket_opened(table.pk, alice)
     no_shows.abort_no_shows(table.created_at + timedelta(seconds=31))
     return table

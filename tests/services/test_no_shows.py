@@ -15,19 +15,12 @@ from django.utils import timezone
 from games import clock
 from games.models import Game, PoolEntry, RatingChange, Table
 from games.services import broadcast, moves, no_shows, quickmatch, stats
+from tests.play import matched
 from tests.side_by_side import side_by_side
 
 User = get_user_model()
 
 pytestmark = pytest.mark.usefixtures("nobody_connected")
-
-
-def matched(*people, pool: str = "duel-untimed") -> Table:
-    """``people`` seated by a wave at a table of ``pool``, started a moment ago."""
-    for person in people:
-        quickmatch.enter(person, pool)
-    [table] = quickmatch.wave(timezone.now() + timedelta(seconds=1))
-    return table
 
 
 def after(table: Table, seconds: float):

@@ -12,6 +12,7 @@ from accounts import guests
 from accounts.models import Sanction
 from games.models import PoolEntry
 from games.services import quickmatch
+from tests.play import matched
 
 
 def test_the_lobby_offers_every_pool_to_a_signed_up_player(client: Client, alice) -> None:
@@ -128,9 +129,7 @@ def test_cancelling_leaves_the_pool_for_the_lobby(client: Client, alice) -> None
 def test_the_pool_page_reloaded_after_the_match_goes_to_the_table(
     client: Client, alice, bob
 ) -> None:
-    quickmatch.enter(alice, "duel-15")
-    quickmatch.enter(bob, "duel-15")
-    [table] = quickmatch.wave(timezone.now() + timedelta(seconds=1))
+    table = matched(alice, bob, pool="duel-15")
     client.force_login(alice)
 
     response = client.get(reverse("games:pool"))
@@ -141,9 +140,7 @@ def test_the_pool_page_reloaded_after_the_match_goes_to_the_table(
 def test_the_pushed_element_asking_where_to_go_is_sent_to_the_table(
     client: Client, alice, bob
 ) -> None:
-    quickmatch.enter(alice, "duel-15")
-    quickmatch.enter(bob, "duel-15")
-    [table] = quickmatch.wave(timezone.now() + timedelta(seconds=1))
+    table = matched(alice, bob, pool="duel-15")
     client.force_login(alice)
 
     response = client.get(reverse("games:pool"), headers={"HX-Request": "true"})
