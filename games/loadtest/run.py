@@ -206,7 +206,7 @@ async def _drive_site(
                 f"{len(groups)} tables playing; warm-up {options.warmup:g} s, then "
                 f"{options.seconds:g} s measured"
             )
-            watching = asyncio.create_task(own.watch(window))
+            watching = tasks.create_task(own.watch(window))
             await asyncio.sleep(max(0.0, window.start - time.monotonic()))
             cpu_start = meter.read()
             await asyncio.sleep(max(0.0, window.end - time.monotonic()))
