@@ -24,6 +24,10 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 # Seconds a database connection is kept open for the next request or websocket message.
 CONN_MAX_AGE = 600
+# Keys the in-process cache holds (without REDIS_URL), a few per person at a table (presence,
+# arrival) and per address trying to log in: past it, the least recently used third is dropped,
+# expired keys first. Some tens of megabytes at most.
+LOCAL_CACHE_ENTRIES = 100_000
 # Connections to PostgreSQL per server process (a pool); keep processes x this under the
 # server's max_connections.
 DATABASE_POOL_SIZE = 10
@@ -303,7 +307,15 @@ def cache_config(url: str | None) -> dict[str, Any]:
     :raises ImproperlyConfigured: when the URL is not a redis://, rediss:// or unix:// URL.
     """
     if not url:
-        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                # Django's in-process cache holds 300 keys by default and then drops a third of
+                # them: with more than about a hundred people at tables, people still there
+                # were shown offline and their tables' seats drawn again at every refresh.
+                "OPTIONS": {"MAX_ENTRIES": LOCAL_CACHE_ENTRIES},
+            }
+        }
     _check_redis_url(url)
     return {
         "default": {

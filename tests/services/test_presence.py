@@ -131,3 +131,22 @@ def test_a_count_kept_after_it_expired_redraws_the_seats(
 
     assert online(table, alice) == {alice.pk}
     assert [message["type"] for message in sent] == ["table.presence"]
+
+
+def test_a_process_with_thousands_of_people_keeps_every_count(
+    make_table, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    # The in-process cache once dropped a third of its keys past 300: people still at their
+    # tables showed offline, and every refresh drew their tables' seats again.
+    table = make_table()
+    people = range(1, 2001)
+    pairs = [(table.pk, person) for person in people]
+    broadcast.people_alive(pairs)
+    sent = []
+    monkeypatch.setattr(broadcast, "_group_send", lambda group, message: sent.append(message))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        broadcast.people_alive(pairs)
+
+    assert sent == []
+    assert broadcast.connected_users(table.pk, people) == set(people)
