@@ -185,13 +185,16 @@ def https_settings() -> dict[str, Any]:
 # SQLite has no row locks: select_for_update does nothing, and a second writer fails at once
 # with "database is locked". IMMEDIATE transactions take the write lock at BEGIN and wait up to
 # `timeout` seconds for it, so the moves of one game are applied one after the other; WAL lets
-# pages be read while a move is written.
+# pages be read while a move is written. The engine is Django's, except that the writers of one
+# process wait their turn on a lock of the process, not in SQLite's busy handler
+# (``taki_site.sqlite``).
 SQLITE_SETUP: dict[str, Any] = {
+    "ENGINE": "taki_site.sqlite",
     "OPTIONS": {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
+    },
 }
 
 
@@ -206,7 +209,6 @@ def database_config(url: str | None, sqlite_path: os.PathLike[str] | str) -> dic
     """
     if not url:
         return {
-            "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(sqlite_path),
             # Channels closes the connection around every database_sync_to_async call unless
             # it may live on: opening SQLite for every read cost a move 15 % of its time.

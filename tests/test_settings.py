@@ -15,7 +15,7 @@ from taki_site.env import (
 def test_it_uses_sqlite_when_database_url_is_unset(tmp_path) -> None:
     config = database_config(None, tmp_path / "db.sqlite3")
 
-    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["ENGINE"] == "taki_site.sqlite"  # Django's, its writers queued in the process
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
 
 
@@ -25,6 +25,7 @@ def test_sqlite_transactions_take_the_write_lock_at_once_and_wait_for_it(tmp_pat
         database_config(None, tmp_path / "db.sqlite3"),
         database_config(f"sqlite:///{tmp_path / 'other.sqlite3'}", tmp_path / "x"),
     ):
+        assert config["ENGINE"] == "taki_site.sqlite"
         assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
         assert config["OPTIONS"]["timeout"] >= 10
         assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]

@@ -1,0 +1,1 @@
+"""Django's SQLite backend, its writers queued in the process (``base.DatabaseWrapper``)."""

@@ -1,0 +1,74 @@
+"""Django's SQLite backend, with the process's writers waiting their turn in the process.
+
+SQLite lets one connection write at a time. A transaction that finds the write lock taken
+(``BEGIN IMMEDIATE``, see ``taki_site.env.SQLITE_SETUP``) is not woken when it is free: SQLite's
+busy handler sleeps and tries again, 1, 2, 5, 10, 15, 20, 25 ms and longer, while other writers
+come and go. With the moves on one database thread and the pages on threads of their own, that
+thread slept up to 0.7 s at a time behind a few page writes of 2 ms each, and every move of
+every table waited behind it.
+
+So a connection here takes the process's lock on its database file before it begins a
+transaction, and gives it back when the transaction ends: a writer of this process waits on a
+lock that wakes it the moment the one before it commits. Writers of other processes on the same
+file (``manage.py run_clock``) still meet SQLite's own lock and its busy handler.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import OperationalError
+from django.db.backends.sqlite3 import base
+
+DEFAULT_TIMEOUT = 5.0  # seconds, as SQLite's own when OPTIONS has no "timeout"
+
+_locks: dict[str, threading.Lock] = {}
+_locks_lock = threading.Lock()
+
+
+def writers_lock(name: str) -> threading.Lock:
+    """The lock of this process's writers to the database ``name`` (one per file)."""
+    with _locks_lock:
+        return _locks.setdefault(name, threading.Lock())
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    """SQLite, each transaction holding its database's :func:`writers_lock` from ``BEGIN`` to
+    its commit or rollback (or to the connection's closing, which rolls it back)."""
+
+    _writing: threading.Lock | None = None
+
+    def _start_transaction_under_autocommit(self) -> None:
+        lock = writers_lock(str(self.settings_dict["NAME"]))
+        timeout = self.settings_dict["OPTIONS"].get("timeout", DEFAULT_TIMEOUT)
+        if not lock.acquire(timeout=timeout):
+            raise OperationalError("database is locked")
+        self._writing = lock
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._stop_writing()
+            raise
+
+    def _commit(self) -> None:
+        try:
+            super()._commit()
+        finally:
+            self._stop_writing()
+
+    def _rollback(self) -> None:
+        try:
+            super()._rollback()
+        finally:
+            self._stop_writing()
+
+    def _close(self) -> None:
+        try:
+            super()._close()
+        finally:
+            self._stop_writing()
+
+    def _stop_writing(self) -> None:
+        lock, self._writing = self._writing, None
+        if lock is not None:
+            lock.release()
