@@ -181,9 +181,13 @@ class SearchBot(Bot):
 
     def budget(self, players: int) -> int:
         """Playouts per decision at a table of ``players``: a playout is won less often the more
-        players there are, so a larger table may get a larger budget. It stops growing at four,
-        where the thinking time was measured (its playouts are longer at a larger table)."""
-        return round(self.playouts * (1 + self.table_growth * (min(players, 4) - 2)))
+        players there are, so a larger table may get a larger budget, up to four players. Past
+        four a playout is longer, about in proportion to the players, so a budget that grew is
+        cut in the same proportion: a decision takes about as long as at four players."""
+        budget = self.playouts * (1 + self.table_growth * (min(players, 4) - 2))
+        if self.table_growth and players > 4:
+            budget *= 4 / players
+        return round(budget)
 
     def observe(self, game: GameState, action: Action) -> None:
         if game is not self._game:  # a new game: forget the last one

@@ -227,7 +227,18 @@ def test_the_top_level_searches_twice_as_much_at_a_table_of_four_and_counts_plac
         (4, 2 * expert.playouts, expert.table_margin, expert.place_weight),
     ]
     assert expert.place_weight > 0 and expert.table_margin < expert.margin
-    assert expert().budget(10) == expert().budget(4)  # longer playouts: the budget stops at four
+
+
+def test_past_four_players_the_top_level_s_budget_shrinks_as_its_playouts_lengthen():
+    # A playout at ten is about two and a half times one at four: the same number of them took
+    # a p99 of 540 ms a decision, over the 250 ms the top level may think.
+    expert = BOTS["expert"]()
+    assert [expert.budget(players) for players in (4, 5, 8, 10)] == [
+        2 * expert.playouts,
+        round(2 * expert.playouts * 4 / 5),
+        expert.playouts,
+        round(2 * expert.playouts * 4 / 10),
+    ]
 
 
 def test_the_lower_levels_search_with_the_same_budget_at_any_table():
