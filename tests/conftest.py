@@ -24,6 +24,20 @@ from django.utils import timezone, translation
 from games.engine import GameState, deck_codes
 from games.models import Game, Table
 from games.services import broadcast, moves, tables
+from tests import workers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker process has a test database of its own, which pytest-django
+    names after it; with REDIS_URL, a Redis database and channel prefix of its own
+    (``tests/workers.py``)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and "redis" in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
+        from django.test import override_settings
+
+        override_settings(
+            **workers.redis_of_its_own(worker, site_settings.CACHES, site_settings.CHANNEL_LAYERS)
+        ).enable()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
