@@ -98,6 +98,15 @@ def every_pooled_connection_given_back() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def no_group_send_left_under_way() -> None:
+    """Each test starts with no group send under way (``broadcast._sending``). A send started on
+    an earlier test's event loop and not finished when that loop closed never finishes; a test
+    that waits for the sends under way would wait for it, on a loop not its own."""
+    broadcast._sending.clear()
+    broadcast._last_send.clear()
+
+
+@pytest.fixture(autouse=True)
 def cache_emptied_after_each_test() -> Iterator[None]:
     """With REDIS_URL the cache outlives a test: who was at a table, the failed log-ins. Each
     test starts with none, as with the in-memory cache of a fresh process."""
