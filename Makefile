@@ -11,7 +11,7 @@ PORT := 8000
 PROCESSES := 2
 # `make test` runs the tests without a browser in this many processes. Each has a test database
 # of its own, and with REDIS_URL a Redis database and channel prefix of its own
-# (tests/conftest.py). `--dist load` hands the tests out one by one in pytest-django's order, so
+# (tests/workers.py). `--dist load` hands each process its tests in pytest-django's order, so
 # that in each process the tests that empty the whole database (transaction=True) still come
 # after those that read what the migrations put there.
 TEST_WORKERS := 2
