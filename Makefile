@@ -9,6 +9,13 @@ HOST := 127.0.0.1
 PORT := 8000
 # Daphne processes behind nginx for `make run-cluster`.
 PROCESSES := 2
+# `make test` runs the tests without a browser in this many processes. Each has a test database
+# of its own, and with REDIS_URL a Redis database and channel prefix of its own
+# (tests/workers.py). `--dist load` hands each process its tests in pytest-django's order, so
+# that in each process the tests that empty the whole database (transaction=True) still come
+# after those that read what the migrations put there.
+TEST_WORKERS := 2
+PARALLEL := -n $(TEST_WORKERS) --dist load
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
@@ -119,17 +126,19 @@ run-cluster: $(VENV)/.stamp-run messages
 	$(BIN)/python .ci/cluster.py --processes $(PROCESSES) --port $(PORT)
 
 # messages after system-deps, which installs gettext. The suite on SQLite and the in-memory
-# layer (browser tests included, among them the cluster's, which starts its own PostgreSQL, Redis
-# and nginx through .ci/cluster.py), then again on a throwaway PostgreSQL and Redis: all but the
-# browser, engine and benchmark tests, the benchmarks' own run on PostgreSQL kept. Without
-# PostgreSQL (not root, and not installed) that second run and the cluster's test are skipped
-# with a warning; CI (CI=true) fails instead.
+# layer: all but the browser tests in TEST_WORKERS processes (pytest-xdist), then the browser tests
+# one at a time (among them the cluster's, which starts its own PostgreSQL, Redis and nginx
+# through .ci/cluster.py). Then again, in TEST_WORKERS processes, on a throwaway PostgreSQL and
+# Redis: all but the browser, engine and benchmark tests, the benchmarks' own run on PostgreSQL
+# kept. Without PostgreSQL (not root, and not installed) that last run and the cluster's test
+# are skipped with a warning; CI (CI=true) fails instead.
 test: $(VENV)/.stamp-test system-deps lint axe
 	@$(MAKE) --no-print-directory messages
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL) -m "not e2e"
+	$(BIN)/python -m pytest -m e2e
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ "$$CI" = true ]; then \
-		.ci/with-services $(BIN)/python -m pytest -q -m "not e2e" --ignore=tests/engine \
-			-k "not bench or postgresql"; \
+		.ci/with-services $(BIN)/python -m pytest -q $(PARALLEL) -m "not e2e" \
+			--ignore=tests/engine -k "not bench or postgresql"; \
 	else \
 		echo "warning: PostgreSQL is not installed: the suite ran on SQLite only" >&2; \
 	fi

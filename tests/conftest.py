@@ -24,6 +24,20 @@ from django.utils import timezone, translation
 from games.engine import GameState, deck_codes
 from games.models import Game, Table
 from games.services import broadcast, moves, tables
+from tests import workers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker process has a test database of its own, which pytest-django
+    names after it; with REDIS_URL, a Redis database and channel prefix of its own
+    (``tests/workers.py``)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and "redis" in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
+        from django.test import override_settings
+
+        override_settings(
+            **workers.redis_of_its_own(worker, site_settings.CACHES, site_settings.CHANNEL_LAYERS)
+        ).enable()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -81,6 +95,15 @@ def every_pooled_connection_given_back() -> Iterator[None]:
                 "uses the database must call connection.close() before it ends"
             )
         time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def no_group_send_left_under_way() -> None:
+    """Each test starts with no group send under way (``broadcast._sending``). A send started on
+    an earlier test's event loop and not finished when that loop closed never finishes; a test
+    that waits for the sends under way would wait for it, on a loop not its own."""
+    broadcast._sending.clear()
+    broadcast._last_send.clear()
 
 
 @pytest.fixture(autouse=True)
