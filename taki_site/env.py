@@ -195,6 +195,10 @@ SQLITE_SETUP: dict[str, Any] = {
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     },
+    # The tests' database is in memory, as Django makes it for its own SQLite engine. Said
+    # outright because the engine is not Django's: pytest-django would otherwise name a file
+    # after NAME for each of its worker processes.
+    "TEST": {"NAME": ":memory:"},
 }
 
 

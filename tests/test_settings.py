@@ -26,6 +26,7 @@ def test_sqlite_transactions_take_the_write_lock_at_once_and_wait_for_it(tmp_pat
         database_config(f"sqlite:///{tmp_path / 'other.sqlite3'}", tmp_path / "x"),
     ):
         assert config["ENGINE"] == "taki_site.sqlite"
+        assert config["TEST"]["NAME"] == ":memory:"  # one per test process, as with Django's
         assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
         assert config["OPTIONS"]["timeout"] >= 10
         assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
