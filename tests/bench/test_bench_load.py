@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -22,14 +23,24 @@ ROOT = Path(__file__).resolve().parents[2]
 def _manage(
     *args: str, env: dict[str, str], timeout: float = 90
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    """Run a management command in a process group of its own: one that runs out of time is
+    ended with the Daphne and Redis servers it started, not alone, leaving them running."""
+    with subprocess.Popen(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=timeout,
-    )
+        start_new_session=True,
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 @pytest.fixture
@@ -236,3 +247,26 @@ def test_the_cpu_of_the_redis_process_counts_with_the_servers() -> None:
     used = last - first
     assert used.redis >= 0.05 and used.servers == 0
     assert last.total == last.servers + last.redis and last.servers == 1.5
+
+
+def test_a_command_that_runs_out_of_time_is_ended_with_the_servers_it_started(
+    bench_env, tmp_path
+) -> None:
+    # A stand-in for a benchmark hung in the middle of its run: a server of its own, then a
+    # wait; the run's time is up before either ends.
+    started = tmp_path / "server.pid"
+    script = (
+        "import subprocess, sys, time; "
+        "server = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'], "
+        "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        f"open({str(started)!r}, 'w').write(str(server.pid)); time.sleep(600)"
+    )
+    with pytest.raises(subprocess.TimeoutExpired):
+        _manage("shell", "-c", script, env=bench_env, timeout=5)
+
+    server = int(started.read_text())
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{server}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # killed: gone once its parent, this test's init, reaps it
+    status = Path(f"/proc/{server}/stat")
+    assert not status.exists() or status.read_text().split(") ")[1].startswith("Z")
