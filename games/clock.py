@@ -45,8 +45,6 @@ logger = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
-_last_sweep = float("-inf")
-_last_no_show_sweep = float("-inf")
 # Worker processes in which the bots think, per clock: half the cores, the rest for serving;
 # they run at a lower priority than the web process, which a person's move never waits behind.
 THINKERS = max(1, (os.cpu_count() or 2) // 2)
@@ -58,6 +56,26 @@ _thinkers: ProcessPoolExecutor | None = None
 # (a web process's views and sockets share one database thread; a burst of due bots' moves
 # there would hold up every person's move behind it).
 _clock_thread = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
+
+
+class Every:
+    """A look the clock takes at most every ``seconds`` (in this process): ``due`` says yes the
+    first time, then once that long has passed since it last said yes."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.last = float("-inf")
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.seconds:
+            return False
+        self.last = now
+        return True
+
+
+_abandoned_sweeps = Every(ABANDON_SWEEP)
+_no_show_sweeps = Every(no_shows.SWEEP_SECONDS)
 
 
 def on_clock_thread[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
@@ -200,10 +218,8 @@ def thinkers() -> ProcessPoolExecutor:
 def sweep_abandoned(now: datetime | None = None) -> list[int]:
     """End the abandoned tables (``abandon.end_abandoned``), at most every ``ABANDON_SWEEP``
     seconds; return their ids."""
-    global _last_sweep
-    if time.monotonic() - _last_sweep < ABANDON_SWEEP:
+    if not _abandoned_sweeps.due():
         return []
-    _last_sweep = time.monotonic()
     return abandon.end_abandoned(now)
 
 
@@ -211,10 +227,8 @@ def sweep_no_shows(now: datetime | None = None) -> list[int]:
     """Abort quick match's untimed tables that a matched player never came to
     (``no_shows.abort_no_shows``), at most every ``no_shows.SWEEP_SECONDS``; return their ids.
     A failure is logged and the clock goes on."""
-    global _last_no_show_sweep
-    if time.monotonic() - _last_no_show_sweep < no_shows.SWEEP_SECONDS:
+    if not _no_show_sweeps.due():
         return []
-    _last_no_show_sweep = time.monotonic()
     try:
         return no_shows.abort_no_shows(now)
     except Exception:

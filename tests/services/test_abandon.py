@@ -59,7 +59,7 @@ def test_a_timed_table_is_left_to_its_clock(alice, bob, make_table) -> None:
 
 
 def test_the_clock_sweeps_for_abandoned_tables(quiet_table, monkeypatch) -> None:
-    monkeypatch.setattr(clock, "_last_sweep", float("-inf"))
+    monkeypatch.setattr(clock._abandoned_sweeps, "last", float("-inf"))
 
     assert clock.sweep_abandoned() == [quiet_table.pk]
     # Not again before ABANDON_SWEEP seconds have passed.

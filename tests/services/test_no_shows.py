@@ -113,7 +113,7 @@ def test_a_table_nobody_came_to_is_left_to_the_abandon_rule(alice, bob) -> None:
 def test_the_clock_aborts_the_table_on_its_tick(alice, bob, monkeypatch) -> None:
     table = matched(alice, bob)
     broadcast.socket_opened(table.pk, alice)
-    monkeypatch.setattr(clock, "_last_no_show_sweep", float("-inf"))
+    monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
 
     assert clock.sweep_no_shows(after(table, 31)) == [table.pk]
     assert clock.sweep_no_shows(after(table, 32)) == []  # looked a moment ago
@@ -124,7 +124,7 @@ def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob, m
     table = matched(alice, bob)
     broadcast.socket_opened(table.pk, alice)
     Table.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(seconds=31))
-    monkeypatch.setattr(clock, "_last_no_show_sweep", float("-inf"))
+    monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
 
     call_command("run_clock", "--once", stdout=io.StringIO())
 
