@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from taki_site import metrics
+from lib import metrics
 
 WINDOW_SECONDS = 15 * 60
 SIGNUP_WINDOW_SECONDS = 60 * 60

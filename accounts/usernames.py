@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from taki_site.text import fold, refuse_unreadable
+from lib.unicode import fold, refuse_unreadable
 
 MIN_LENGTH, MAX_LENGTH = 3, 20
 # The User model's column: accounts made before the 20-character rule may be this long.

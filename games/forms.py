@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS
-from taki_site.text import refuse_invisible_characters
+from lib.unicode import refuse_invisible_characters
 
 # R23: the time limits a host may choose; "" is no limit, for games among friends.
 TURN_TIME_CHOICES = (

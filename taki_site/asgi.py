@@ -17,8 +17,8 @@ from games import clock  # noqa: E402
 from games.live import restarts  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
-from taki_site.metrics import CountSockets  # noqa: E402
-from taki_site.origins import SameOriginValidator  # noqa: E402
+from lib.metrics import CountSockets  # noqa: E402
+from lib.origins import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.utils.csp import CSP
 
-from taki_site.env import (
+from lib.env import (
     cache_config,
     channel_layers_config,
     database_config,
@@ -21,7 +21,7 @@ from taki_site.env import (
     https_settings,
     secret_key,
 )
-from taki_site.logs import logging_config
+from lib.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,7 @@ DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 # CSRF_TRUSTED_ORIGINS, SECURE_PROXY_SSL_HEADER, secure cookies, SSL redirect and HSTS: see
-# README.md ("Configuration") and taki_site.env.https_settings.
+# README.md ("Configuration") and lib.env.https_settings.
 globals().update(https_settings())
 
 INSTALLED_APPS = [
@@ -125,7 +125,7 @@ ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, min
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
 
-# LOG_FORMAT=json: one JSON object a line, with the table and game of a move (taki_site/logs.py).
+# LOG_FORMAT=json: one JSON object a line, with the table and game of a move (lib/logs.py).
 LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text").strip().lower())
 
 # Who may read /metrics (taki_site/ops.py): these addresses or networks, or a request carrying

@@ -12,7 +12,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from taki_site.env import channel_layers_config
+from lib.env import channel_layers_config
 
 IDLE_SECONDS = 16
 GROUP = "idle-table"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from taki_site import channel_layers
-from taki_site.channel_layers import PacedInMemoryChannelLayer
-from taki_site.env import channel_layers_config
+from lib import channel_layers
+from lib.channel_layers import PacedInMemoryChannelLayer
+from lib.env import channel_layers_config
 
 
 class Clock:

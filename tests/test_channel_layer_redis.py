@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from redis import RedisError
 
 from games.live.table_hub import TableHub
-from taki_site.env import REDIS_CHANNEL_LAYERS, channel_layers_config
+from lib.env import REDIS_CHANNEL_LAYERS, channel_layers_config
 from tests.play import play_next_move
 
 KINDS = sorted(REDIS_CHANNEL_LAYERS)

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
-from taki_site.env import env_origins, https_settings
+from lib.env import env_origins, https_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = "site.example"

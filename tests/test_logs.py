@@ -11,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from games import clock
 from games.models import Game
 from games.services import moves
-from taki_site import logs
+from lib import logs
 
 pytestmark = pytest.mark.django_db
 

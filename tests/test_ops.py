@@ -15,8 +15,9 @@ from prometheus_client import REGISTRY
 from accounts import throttle
 from games.services import moves
 from games.services.errors import ServiceError
-from taki_site import env, ops
-from taki_site.metrics import CountSockets
+from lib import env
+from lib.metrics import CountSockets
+from taki_site import ops
 from tests.services.test_moves import HANDS
 
 # The health check's database call runs through Channels, which gives its connection back to the

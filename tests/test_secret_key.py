@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from taki_site.env import secret_key
+from lib.env import secret_key
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_PUBLIC_KEY = "django-insecure-taki-online-development-key-not-for-servers"

@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from taki_site.env import (
+from lib.env import (
     REDIS_MAX_CONNECTIONS,
     cache_config,
     channel_layers_config,
@@ -15,7 +15,7 @@ from taki_site.env import (
 def test_it_uses_sqlite_when_database_url_is_unset(tmp_path) -> None:
     config = database_config(None, tmp_path / "db.sqlite3")
 
-    assert config["ENGINE"] == "taki_site.sqlite"  # Django's, its writers queued in the process
+    assert config["ENGINE"] == "lib.sqlite"  # Django's, its writers queued in the process
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
 
 
@@ -25,7 +25,7 @@ def test_sqlite_transactions_take_the_write_lock_at_once_and_wait_for_it(tmp_pat
         database_config(None, tmp_path / "db.sqlite3"),
         database_config(f"sqlite:///{tmp_path / 'other.sqlite3'}", tmp_path / "x"),
     ):
-        assert config["ENGINE"] == "taki_site.sqlite"
+        assert config["ENGINE"] == "lib.sqlite"
         assert config["TEST"]["NAME"] == ":memory:"  # one per test process, as with Django's
         assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
         assert config["OPTIONS"]["timeout"] >= 10
@@ -69,7 +69,7 @@ def test_it_rejects_a_database_url_that_does_not_parse(tmp_path) -> None:
 def test_it_uses_the_in_memory_layer_when_redis_url_is_unset() -> None:
     assert channel_layers_config(None) == {
         "default": {
-            "BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer",
+            "BACKEND": "lib.channel_layers.PacedInMemoryChannelLayer",
             "CONFIG": {"capacity": 2000},
         }
     }

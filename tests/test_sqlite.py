@@ -1,4 +1,4 @@
-"""SQLite's writers in one process take turns on the process's lock (``taki_site.sqlite``):
+"""SQLite's writers in one process take turns on the process's lock (``lib.sqlite``):
 none of them meets SQLite's busy handler, which sleeps and polls instead of waiting its turn."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from django.db import OperationalError
 from django.db.utils import ConnectionHandler
 
-from taki_site.env import database_config
-from taki_site.sqlite.base import writers_lock
+from lib.env import database_config
+from lib.sqlite.base import writers_lock
 
 
 @pytest.fixture

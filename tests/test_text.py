@@ -1,12 +1,12 @@
 """Names and lines people write may not hide characters, show nothing or pass look-alikes for
-other words: taki_site.text."""
+other words: lib.unicode."""
 
 import unicodedata
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from taki_site.text import (
+from lib.unicode import (
     MAX_MARKS_PER_CHARACTER,
     contains_word,
     fold,

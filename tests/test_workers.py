@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.cache.backends.redis import RedisCache
 
-from taki_site.env import REDIS_CHANNEL_LAYERS, cache_config, channel_layers_config
+from lib.env import REDIS_CHANNEL_LAYERS, cache_config, channel_layers_config
 from tests.workers import MOST_WORKERS, redis_of_its_own
 
 

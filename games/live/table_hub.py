@@ -41,10 +41,10 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import presenters
-from games.live import collector
 from games.models import ChatMessage
 from games.presenters import TableView
 from games.services import broadcast, chat, moves
+from lib import garbage_collection
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class TableHub:
         layer = get_channel_layer()
         loop = asyncio.get_running_loop()
         if _hub is None or _hub.loop is not loop or _hub.layer is not layer:
-            collector.settle()  # start-up is over: its objects are the process's for good
+            garbage_collection.settle()  # start-up is over: its objects are the process's for good
             _hub = cls(layer)
         return _hub
 

@@ -23,7 +23,7 @@ from games.loadtest.servers import RedisServer
 from games.loadtest.stats import Report
 
 NAMES = ("one", "local", "spread")
-LAYERS = ("pubsub", "lists")  # taki_site.env.REDIS_CHANNEL_LAYERS
+LAYERS = ("pubsub", "lists")  # lib.env.REDIS_CHANNEL_LAYERS
 
 
 @dataclass(frozen=True)

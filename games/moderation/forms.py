@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import COMMENT_MAX_LENGTH
 from games.moderation.models import Report
-from taki_site.text import refuse_invisible_characters
+from lib.unicode import refuse_invisible_characters
 
 
 class ReportForm(forms.Form):

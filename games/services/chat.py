@@ -24,7 +24,7 @@ from games.models import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute, Gam
 from games.services import broadcast
 from games.services.access import signed_in_id
 from games.services.errors import ServiceError, refuse_if_sanctioned
-from taki_site.text import (
+from lib.unicode import (
     MAX_MARKS_PER_CHARACTER,
     contains_word,
     has_invisible_characters,
@@ -166,7 +166,7 @@ def _check_not_muted(user: User) -> None:
 def contains_blocked_word(text: str) -> bool:
     """Whether ``text`` holds a blocked word as a whole word (a phrase as words in a row),
     look-alike letters, accents, case and spelling out letter by letter notwithstanding
-    (``taki_site.text.contains_word``)."""
+    (``lib.unicode.contains_word``)."""
     return contains_word(text, BlockedWord.objects.values_list("word", flat=True))
 
 

@@ -26,7 +26,7 @@ from games.services import broadcast, store, thinking
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
 from games.services.thinking import BotTurn
-from taki_site import logs, metrics
+from lib import logs, metrics
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from games.services.access import invite_matches
 from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
 from games.services.moves import replace_by_bot, schedule
-from taki_site.text import has_invisible_characters
+from lib.unicode import has_invisible_characters
 
 User = AbstractBaseUser
 # The bots a seat may hold: each level, and the older names (the engine plays every one).

@@ -1,4 +1,4 @@
-"""A server process's garbage collector, set once start-up is over (``games.live.collector``)."""
+"""A server process's garbage collector, set once start-up is over (``lib.garbage_collection``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.live import collector, table_hub
+from games.live import table_hub
+from lib import garbage_collection as collector
 
 
 @pytest.fixture

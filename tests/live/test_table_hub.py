@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import presenters
 from games.live.table_hub import TableHub
 from games.services.broadcast import group_name
-from taki_site.channel_layers import PacedInMemoryChannelLayer
+from lib.channel_layers import PacedInMemoryChannelLayer
 from tests.play import play_next_move
 
 # The reads of the tables below are faked, but the database thread still checks its connection.

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 
 from games.services import broadcast
-from taki_site.env import cache_config
+from lib.env import cache_config
 
 pytestmark = pytest.mark.django_db
 

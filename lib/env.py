@@ -187,9 +187,9 @@ def https_settings() -> dict[str, Any]:
 # `timeout` seconds for it, so the moves of one game are applied one after the other; WAL lets
 # pages be read while a move is written. The engine is Django's, except that the writers of one
 # process wait their turn on a lock of the process, not in SQLite's busy handler
-# (``taki_site.sqlite``).
+# (``lib.sqlite``).
 SQLITE_SETUP: dict[str, Any] = {
-    "ENGINE": "taki_site.sqlite",
+    "ENGINE": "lib.sqlite",
     "OPTIONS": {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -281,7 +281,7 @@ def channel_layers_config(url: str | None, kind: str = "pubsub") -> dict[str, An
     if not url:
         return {
             "default": {
-                "BACKEND": "taki_site.channel_layers.PacedInMemoryChannelLayer",
+                "BACKEND": "lib.channel_layers.PacedInMemoryChannelLayer",
                 "CONFIG": {"capacity": CHANNEL_CAPACITY},
             }
         }

@@ -96,8 +96,8 @@ def logging_config(log_format: str) -> dict[str, Any]:
         raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {log_format!r}")
     config: dict[str, Any] = {"version": 1, "disable_existing_loggers": False}
     if log_format == "json":
-        config["filters"] = {"move_ids": {"()": "taki_site.logs.MoveIds"}}
-        config["formatters"] = {"json": {"()": "taki_site.logs.JsonFormatter"}}
+        config["filters"] = {"move_ids": {"()": "lib.logs.MoveIds"}}
+        config["formatters"] = {"json": {"()": "lib.logs.JsonFormatter"}}
         config["handlers"] = {
             "json": {"class": "logging.StreamHandler", "filters": ["move_ids"], "formatter": "json"}
         }

@@ -1,7 +1,7 @@
 """Django's SQLite backend, with the process's writers waiting their turn in the process.
 
 SQLite lets one connection write at a time. A transaction that finds the write lock taken
-(``BEGIN IMMEDIATE``, see ``taki_site.env.SQLITE_SETUP``) is not woken when it is free: SQLite's
+(``BEGIN IMMEDIATE``, see ``lib.env.SQLITE_SETUP``) is not woken when it is free: SQLite's
 busy handler sleeps and tries again, 1, 2, 5, 10, 15, 20, 25 ms and longer, while other writers
 come and go. With the moves on one database thread and the pages on threads of their own, that
 thread slept up to 0.7 s at a time behind a few page writes of 2 ms each, and every move of
