@@ -128,7 +128,7 @@ CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
 # LOG_FORMAT=json: one JSON object a line, with the table and game of a move (lib/logs.py).
 LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text").strip().lower())
 
-# Who may read /metrics (taki_site/ops.py): these addresses or networks, or a request carrying
+# Who may read /metrics (ops/views.py): these addresses or networks, or a request carrying
 # "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
 METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
@@ -137,7 +137,7 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # the server's addresses.
 SERVED_BY_HEADER = env_bool("SERVED_BY_HEADER", default=False)
 if SERVED_BY_HEADER:
-    MIDDLEWARE.insert(0, "taki_site.ops.served_by")
+    MIDDLEWARE.insert(0, "ops.views.served_by")
 # The proxy and systemd ask for /healthz, and Prometheus for /metrics, over plain HTTP too.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 

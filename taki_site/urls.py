@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from taki_site import ops
+from ops import views as ops
 
 urlpatterns = [
     path("healthz", ops.healthz, name="healthz"),

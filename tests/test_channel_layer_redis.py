@@ -168,7 +168,7 @@ async def test_the_health_check_asks_redis_itself_whichever_the_layer(
 ) -> None:
     from channels.layers import channel_layers
 
-    from taki_site import ops
+    from ops import views as ops
 
     settings.CHANNEL_LAYERS = channel_layers_config(redis_url, kind)
     channel_layers.backends.pop("default", None)

@@ -1,4 +1,4 @@
-"""/healthz for the proxy and systemd, /metrics for Prometheus (taki_site/ops.py)."""
+"""/healthz for the proxy and systemd, /metrics for Prometheus (ops/views.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from games.services import moves
 from games.services.errors import ServiceError
 from lib import env
 from lib.metrics import CountSockets
-from taki_site import ops
+from ops import views as ops
 from tests.services.test_moves import HANDS
 
 # The health check's database call runs through Channels, which gives its connection back to the
@@ -176,7 +176,7 @@ def test_no_response_names_the_process_that_served_it_by_default(client) -> None
 def test_with_the_setting_each_response_names_the_process_that_served_it(
     client, settings, path: str
 ) -> None:
-    settings.MIDDLEWARE = ["taki_site.ops.served_by", *settings.MIDDLEWARE]
+    settings.MIDDLEWARE = ["ops.views.served_by", *settings.MIDDLEWARE]
 
     response = client.get(path, SERVER_NAME="127.0.0.1", SERVER_PORT="8002")
 
