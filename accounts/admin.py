@@ -1,5 +1,5 @@
 """Accounts in the admin: its log-in page. The players' screens are moderation's
-(``games.moderation.admin``)."""
+(``moderation.admin``)."""
 
 from django.contrib import admin
 

@@ -1,7 +1,7 @@
 """What accounts keep beside Django's users: sanctions and guests.
 
 A sanction is a row with a reason and an end, never a flag without history (as lichess keeps its
-chat timeouts and playbans). Moderators impose and lift them (``games.moderation``); the games
+chat timeouts and playbans). Moderators impose and lift them (``moderation``); the games
 and the log-in read them (``accounts.sanctions``).
 """
 

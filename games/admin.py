@@ -2,7 +2,7 @@
 who waits in quick match's pools.
 
 Tables, games and moves are read-only here: they change only through the actions, which call
-``games.moderation.actions`` (each writes one row of the moderation log). Nothing done here can
+``moderation.actions`` (each writes one row of the moderation log). Nothing done here can
 rewrite a game's history. A long game's moves are never inlined: they are a paginated list of
 their own, filtered by game, and verifying a game is an action whose outcome is recorded.
 """
@@ -32,10 +32,10 @@ from games.models import (
     Seat,
     Table,
 )
-from games.moderation import actions as moderation
-from games.moderation.admin import ReadOnlyAdmin
 from games.services import history, quickmatch
 from games.services.errors import ServiceError
+from moderation import actions as moderation
+from moderation.admin import ReadOnlyAdmin
 
 # Rows of the move log per page: a 3,000-move game is 30 pages, each one quick.
 MOVES_PER_PAGE = 100

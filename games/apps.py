@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
 
         from accounts.signals import accounts_named, password_changed
         from games import signals
-        from games.moderation.receivers import accounts_named_by_moderation
+        from moderation.receivers import accounts_named_by_moderation
 
         user_logged_out.connect(
             signals.close_sockets_on_log_out, dispatch_uid="games.close_sockets_on_log_out"

@@ -1,6 +1,6 @@
 """What the games do when a person's log-ins end: their sockets close (after commit), so a
 socket opened under an ended log-in cannot act for them any longer. Connected in
-``GamesConfig.ready``; a ban closes them itself (``games.moderation.actions``)."""
+``GamesConfig.ready``; a ban closes them itself (``moderation.actions``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from games.moderation.views import report_player
 from games.views import listings, players, pools
 from games.views import tables as views
+from moderation.views import report_player
 
 app_name = "games"
 

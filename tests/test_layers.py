@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE_PACKAGES = ("accounts", "games", "taki_site")
+SITE_PACKAGES = ("accounts", "games", "moderation", "lib", "ops", "taki_site")
 
 # The moderation models are models like the others (games.models registers them); the rest of
-# games.moderation (actions, admin, views) sits above the services.
+# moderation (actions, admin, views) sits above the services.
 MODERATION_ABOVE_MODELS = (
-    "games.moderation.actions",
-    "games.moderation.admin",
-    "games.moderation.views",
-    "games.moderation.forms",
+    "moderation.actions",
+    "moderation.admin",
+    "moderation.views",
+    "moderation.forms",
 )
 MODELS_MAY_NOT = (
     "games.services",
@@ -38,7 +38,7 @@ MODELS_MAY_NOT = (
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "accounts": ("games",),
     "games.models": MODELS_MAY_NOT,
-    "games.moderation.models": MODELS_MAY_NOT,
+    "moderation.models": MODELS_MAY_NOT,
     "games.services": (
         "games.presenters",
         "games.live",
@@ -50,14 +50,14 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games.presenters": ("games.live", *MODERATION_ABOVE_MODELS, "games.views", "games.admin"),
     "games.live": ("games.views", "games.admin", *MODERATION_ABOVE_MODELS),
     # The watch log sits at the services' level: the table's socket asks it as the pages do.
-    "games.moderation.watches": (
+    "moderation.watches": (
         "games.presenters",
         "games.live",
         *MODERATION_ABOVE_MODELS,
         "games.views",
         "games.admin",
     ),
-    "games.moderation": ("games.live",),
+    "moderation": ("games.live",),
 }
 
 

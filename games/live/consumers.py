@@ -29,11 +29,11 @@ from games.live import frames, limits, restarts
 from games.live.scope import language_of, user_of
 from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
-from games.moderation import watches
 from games.presenters import LobbyView, TableView
 from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves
 from games.services.errors import ServiceError
+from moderation import watches
 
 logger = logging.getLogger(__name__)
 

@@ -23,5 +23,5 @@ services → engine and models; the services tell the transport what changed thr
 - :mod:`~games.services.errors`: :class:`~games.services.errors.ServiceError`, which every
   refusal raises, and the words of the engine's refusals.
 
-Moderators' actions live in :mod:`games.moderation.actions`, each with its moderation log row.
+Moderators' actions live in :mod:`moderation.actions`, each with its moderation log row.
 """

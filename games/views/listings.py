@@ -13,12 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.models import ChatMessage, Game
-from games.moderation import watches
 from games.presenters import finished_game_context, replay_context
 from games.presenters import listings as lists
 from games.services import chat, history
 from games.services.errors import ServiceError
 from games.views.tables import check_may_watch, invite_of
+from moderation import watches
 
 GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
 

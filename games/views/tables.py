@@ -26,8 +26,6 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from accounts import guests
 from games.forms import UNNAMED_BOT, TableForm
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, Table
-from games.moderation import watches
-from games.moderation.views import report as report_view
 from games.presenters import (
     lobby_context,
     read_table,
@@ -38,6 +36,8 @@ from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
 from games.services import access, chat, rematch, starting, tables
 from games.services.errors import ServiceError
+from moderation import watches
+from moderation.views import report as report_view
 
 # ------------------------------------------------------------------ helpers
 

@@ -17,8 +17,8 @@ from django.utils import timezone, translation
 from accounts import guests
 from accounts.models import Guest, Sanction
 from accounts.signals import password_changed
-from games.moderation import actions as moderation
-from games.moderation.models import ModerationLog, Report
+from moderation import actions as moderation
+from moderation.models import ModerationLog, Report
 from tests.accounts.conftest import PASSWORD
 
 User = get_user_model()

@@ -18,8 +18,8 @@ from accounts.models import Sanction
 from games.live import consumers
 from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage
-from games.moderation import actions as moderation
 from games.services import chat
+from moderation import actions as moderation
 from tests.live.test_consumers_hostile import closed_with, signed_in_socket
 from tests.live.test_consumers_table import connect
 

@@ -8,10 +8,10 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from accounts.models import Sanction
-from games.moderation import actions as moderation
-from games.moderation.models import ModerationLog, Report
 from games.services import chat
 from games.services.errors import ServiceError
+from moderation import actions as moderation
+from moderation.models import ModerationLog, Report
 from tests.live.test_consumers_chat import drain
 from tests.live.test_consumers_table import connect
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from accounts.models import Sanction
 from games.models import ChatMessage, Game, GameVerification, Move, Table
-from games.moderation.models import ModerationLog, ModerationLogError, Report
 from games.services import history, moves
+from moderation.models import ModerationLog, ModerationLogError, Report
 
 pytestmark = pytest.mark.django_db
 

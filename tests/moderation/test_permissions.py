@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from accounts.models import Sanction
 from games.models import ChatMessage, Game, GameVerification, Move, Table
-from games.moderation.models import ModerationLog, Report
-from games.moderation.permissions import may_act_on
 from games.services import tables
+from moderation.models import ModerationLog, Report
+from moderation.permissions import may_act_on
 from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db

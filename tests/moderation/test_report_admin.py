@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Sanction
-from games.moderation.models import ModerationLog, Report
+from moderation.models import ModerationLog, Report
 
 pytestmark = pytest.mark.django_db
 

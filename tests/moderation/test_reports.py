@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Sanction
-from games.moderation.models import Report
 from games.services import chat
+from moderation.models import Report
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_a_report_from_a_profile(client: Client, alice, bob) -> None:
 
 
 def test_a_timed_account_ban_ends_by_itself(client: Client, bob, moderator) -> None:
-    from games.moderation import actions as moderation
+    from moderation import actions as moderation
 
     moderation.impose_sanction(
         moderator, bob, "account_ban", "cool off", timezone.now() + timedelta(hours=1)

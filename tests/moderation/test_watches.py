@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.moderation import watches
-from games.moderation.models import ModerationLog
+from moderation import watches
+from moderation.models import ModerationLog
 from tests.live.test_consumers_table import connect
 from tests.play import play_to_the_end
 

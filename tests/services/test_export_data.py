@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.engine import replay_text
-from games.moderation import actions
 from games.services import chat
+from moderation import actions
 from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from games import presenters
 from games.models import Game, Seat, Table
-from games.moderation import actions
 from games.services import abandon, finish, history, moves, stats, tables
+from moderation import actions
 from tests.play import WINNING_RUN
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]

@@ -17,10 +17,10 @@ from django.utils import timezone
 from accounts import guests
 from games.engine import make_bot
 from games.models import Game, Rating, RatingChange, RatingMode, Seat, Table
-from games.moderation import actions
-from games.moderation.models import ModerationLog
 from games.services import moves, ratings, tables
 from games.services.errors import ServiceError
+from moderation import actions
+from moderation.models import ModerationLog
 from tests.play import WINNING_RUN
 
 pytestmark = pytest.mark.django_db

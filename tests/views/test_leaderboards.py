@@ -14,8 +14,8 @@ from django.utils import timezone
 from accounts import guests
 from accounts.models import Sanction
 from games.models import Game, Rating, RatingMode, Table
-from games.moderation import actions
 from games.services import moves
+from moderation import actions
 from tests.play import WINNING_RUN
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Q
 
 from games.models import ChatMessage, Game, Seat
-from games.moderation.models import Report
 from games.services import history, stats
+from moderation.models import Report
 
 FORMAT = "taki-user-data/1"
 

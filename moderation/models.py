@@ -2,7 +2,7 @@
 
 A player reports another (from a table or a profile); moderators handle the report in the
 admin's queue. The moderation log is append-only: a row is written in the same transaction as
-the moderator's action it records (``games.moderation.actions``), and never changed nor deleted.
+the moderator's action it records (``moderation.actions``), and never changed nor deleted.
 
 These are models of the games app, registered through ``games.models``.
 """

@@ -1,7 +1,7 @@
 """The moderators' screens: players (ban, unban, rename), sanctions, reports (and acting from
 one) and the log.
 
-Every action goes through ``games.moderation.actions``, which writes one row of the moderation
+Every action goes through ``moderation.actions``, which writes one row of the moderation
 log in the same transaction. Moderators (staff in the Moderators group, not superusers) read a
 player's page but change a player only through these actions; the log is read-only for everyone.
 
@@ -24,12 +24,12 @@ from django.utils.translation import ngettext
 
 from accounts.forms import AdminPasswordChangeForm, PlayerChangeForm, PlayerCreationForm
 from accounts.models import Sanction
-from games.moderation import actions as moderation
-from games.moderation.admin_forms import LiftForm, PlayerActionForm, ReportForm, SanctionForm
-from games.moderation.models import ModerationLog, Report
-from games.moderation.permissions import may_act_on
 from games.services import broadcast, stats
 from games.services.errors import ServiceError
+from moderation import actions as moderation
+from moderation.admin_forms import LiftForm, PlayerActionForm, ReportForm, SanctionForm
+from moderation.models import ModerationLog, Report
+from moderation.permissions import may_act_on
 
 User = get_user_model()
 

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from accounts.models import Sanction
 from accounts.usernames import username_taken, validate_username
 from games.models import ChatMessage, Game, GameVerification, Table
-from games.moderation.models import ModerationLog, Report
-from games.moderation.permissions import refuse_unless_may_act_on
 from games.services import broadcast, history, ratings, tables
 from games.services.errors import ServiceError
+from moderation.models import ModerationLog, Report
+from moderation.permissions import refuse_unless_may_act_on
 
 User = AbstractBaseUser
 Action = ModerationLog.Action

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from accounts.usernames import find_user
 from games.models import Table
-from games.moderation import actions as moderation
-from games.moderation.forms import ReportForm
 from games.services.errors import ServiceError
+from moderation import actions as moderation
+from moderation.forms import ReportForm
 
 
 @login_required

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.moderation.models import ModerationLog, Report
+from moderation.models import ModerationLog, Report
 
 
 def accounts_named_by_moderation(sender: Any, user_ids: set[int], **kwargs: Any) -> set[int]:

@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import COMMENT_MAX_LENGTH, Sanction
-from games.moderation.models import Report
-from games.moderation.permissions import may_act_on, refusal
+from moderation.models import Report
+from moderation.permissions import may_act_on, refusal
 
 DURATIONS = (
     ("1h", _("1 hour"), timedelta(hours=1)),

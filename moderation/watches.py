@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
-from games.moderation.models import ModerationLog
 from games.services import access
+from moderation.models import ModerationLog
 
 # One row per moderator and table within this window: a watch, not every look at it.
 WATCH_LOGGED_EVERY = timedelta(hours=1)

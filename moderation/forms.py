@@ -8,8 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import COMMENT_MAX_LENGTH
-from games.moderation.models import Report
 from lib.unicode import refuse_invisible_characters
+from moderation.models import Report
 
 
 class ReportForm(forms.Form):
