@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST := 127.0.0.1
 PORT := 8000
+# The benchmark commands are the tools' (tools/), installed by their settings only.
+TOOLS := DJANGO_SETTINGS_MODULE=tools.settings
 # Daphne processes behind nginx for `make run-cluster`.
 PROCESSES := 2
 # `make test` runs the tests without a browser in this many processes. Each has a test database
@@ -157,29 +159,29 @@ format: $(VENV)/.stamp-test
 	$(BIN)/ruff check --fix .
 
 bench: $(VENV)/.stamp-run
-	$(BIN)/python -m games.engine.bench
+	$(BIN)/python -m tools.engine.bench
 
 # Each bot level against the one below it, the top level against greedy (takes a while).
 bench-bots: $(VENV)/.stamp-run
-	$(BIN)/python -m games.engine.ladder $(ARGS)
+	$(BIN)/python -m tools.engine.ladder $(ARGS)
 
 # Moves per second through games.services, on a throwaway SQLite database.
 bench-site: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
-	$(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
+	$(TOOLS) $(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
 
 # Quick match's wave with thousands waiting in one pool, on a throwaway SQLite database.
 bench-match: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
-	$(BIN)/python manage.py bench_match $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+	$(TOOLS) $(BIN)/python manage.py bench_match $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 # The admin pages of a long game (thousands of moves), on a throwaway SQLite database.
 bench-admin: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
-	$(BIN)/python manage.py bench_admin $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+	$(TOOLS) $(BIN)/python manage.py bench_admin $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 # The live site under load: Daphne, simulated players over real websockets, and a trivial relay
 # consumer for comparison. A throwaway SQLite database unless the caller set DATABASE_URL;
@@ -191,7 +193,7 @@ bench-load: $(VENV)/.stamp-test
 		folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	fi; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
-	$(BIN)/python manage.py bench_load $(ARGS); status=$$?; \
+	$(TOOLS) $(BIN)/python manage.py bench_load $(ARGS); status=$$?; \
 	if [ -n "$$folder" ]; then rm -rf "$$folder"; fi; exit $$status
 
 # One player flooding a table's sockets against the rest of the site, on a throwaway SQLite
@@ -199,7 +201,7 @@ bench-load: $(VENV)/.stamp-test
 bench-flood: $(VENV)/.stamp-test
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
-	$(BIN)/python manage.py bench_flood $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+	$(TOOLS) $(BIN)/python manage.py bench_flood $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules

@@ -2,6 +2,5 @@ import sys
 
 from .cli import main
 
-# Guarded: the arena's worker processes start afresh and import this module again.
 if __name__ == "__main__":
     sys.exit(main())

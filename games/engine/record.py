@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, IllegalAction
-from .cards import is_full_deck
+from .cards import is_full_deck, shuffled_deck
 from .state import GameState
 
 FORMAT = "taki-record/1"
@@ -100,6 +102,17 @@ class Record:
         return GameState(
             self.deck, len(self.players), self.first_player, self.seed, self.tournament
         )
+
+
+def new_record(players: Sequence[str], rng: random.Random, tournament: bool = False) -> Record:
+    """A record for a fresh game: shuffled deck (R4), random first player (R5), a seed (R9)."""
+    return Record(
+        seed=f"{rng.getrandbits(64):016x}",
+        players=list(players),
+        deck=shuffled_deck(rng),
+        first_player=rng.randrange(len(players)),
+        tournament=tournament,
+    )
 
 
 @dataclass

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from games.engine import GreedyBot, RandomBot
-from games.engine.selfplay import new_record, play_game
+from games.engine.record import new_record
+from tools.engine.selfplay import play_game
 
 
 def test_greedy_beats_random_clearly():

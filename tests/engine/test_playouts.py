@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.cards import CARDS
 from games.engine.playouts import outcome, playout, quick_player
-from games.engine.selfplay import new_record
+from games.engine.record import new_record
 
 
 def ended(sizes: list[int], winner: int | None, stages: list[int] | None = None):

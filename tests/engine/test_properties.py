@@ -24,7 +24,7 @@ from games.engine import (
     seat_view,
     spectator_view,
 )
-from games.engine.selfplay import new_record
+from games.engine.record import new_record
 from tests.engine.helpers import COLORS, full_deck
 
 MAX_ACTIONS = 100_000

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from games.engine import CARDS, Card, GameState, IllegalAction, deck_codes
-from games.engine.selfplay import new_record
+from games.engine.record import new_record
 from tests.engine.helpers import (
     COLORS,
     draw,

@@ -13,6 +13,7 @@ from games.engine import Action, GameState, GreedyBot, make_bot
 from games.engine.bots import BOTS, LEVELS, SearchBot
 from games.engine.cards import CARDS
 from games.engine.playouts import quick_player
+from games.engine.record import new_record
 from games.engine.search import (
     TableMemory,
     determinize,
@@ -20,7 +21,6 @@ from games.engine.search import (
     search,
     seat_knowledge,
 )
-from games.engine.selfplay import new_record
 from tests.engine.helpers import full_deck
 
 

@@ -11,7 +11,6 @@ from django.utils import translation
 
 from games import presenters
 from games.engine import CARDS
-from games.loadtest.fragments import hand_actions
 from games.presenters import words
 from games.services import moves
 from tests.presenters.helpers import (
@@ -24,6 +23,7 @@ from tests.presenters.helpers import (
     pushed_to,
     seen_by,
 )
+from tools.loadtest.fragments import hand_actions
 
 pytestmark = pytest.mark.django_db
 

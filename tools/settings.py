@@ -1,0 +1,8 @@
+"""The site's settings, with the tools installed: ``DJANGO_SETTINGS_MODULE=tools.settings`` is
+what ``make bench-site``, ``bench-match``, ``bench-admin``, ``bench-load`` and ``bench-flood``
+run ``manage.py`` with. The load harness's servers add their own changes on top
+(``tools.loadtest.settings``)."""
+
+from taki_site.settings import *  # noqa: F403
+
+INSTALLED_APPS = [*INSTALLED_APPS, "tools"]  # noqa: F405
