@@ -27,7 +27,7 @@ from games.services.access import signed_in_id
 def table_page_context(
     view: TableView, user: Any, *, flash: str = "", invite: str = ""
 ) -> dict[str, Any]:
-    """What ``games/partials/table_state.html`` draws for ``user`` (a spectator if not seated).
+    """What ``games/live/table_state.html`` draws for ``user`` (a spectator if not seated).
 
     ``invite`` is the private table's token the visitor came with, carried by the join form.
     """
@@ -80,13 +80,13 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
         return drawn
     context = table_page_context(view, user, flash=flash, invite=invite)
     if view.status == Table.Status.OPEN:
-        return _live("games/partials/table_state.html", context)
+        return _live("games/live/table_state.html", context)
     public = view.rendered.get(("public", language))
     if public is None:
         public = view.rendered["public", language] = _live(
-            "games/partials/table_public.html", context
+            "games/live/table_public.html", context
         )
-    drawn = public + _live("games/partials/table_private.html", context)
+    drawn = public + _live("games/live/table_private.html", context)
     if watching:
         view.rendered["watching", language] = drawn
     return drawn
@@ -131,7 +131,7 @@ def seats_fragment(view: TableView) -> str:
     key = ("seats", translation.get_language() or "")
     seats = view.rendered.get(key)
     if seats is None:
-        seats = _live("games/partials/table_seats.html", _public_context(view))
+        seats = _live("games/live/table_seats.html", _public_context(view))
         view.rendered[key] = seats
     return seats
 

@@ -103,7 +103,7 @@ class _TranslateMessages(NodeTransformer):
         return node
 
 
-HAND_CARD = "games/partials/table_hand_card.html"
+HAND_CARD = "games/live/table_hand_card.html"
 HAND_CARDS_KEPT = 4096  # a card's HTML per code, playability, colours and language: a few hundred
 
 

@@ -26,7 +26,7 @@ def card(code: str, size: str = "") -> str:
 def live_partial(context: template.Context, name: str) -> str:
     """Draw one of the table's live partials, the Jinja2 templates in ``games/jinja2/`` that the
     sockets push (``games.presenters.jinja``), inside a Django template, with that template's
-    context: ``{% live_partial "games/partials/table_state.html" %}``."""
+    context: ``{% live_partial "games/live/table_state.html" %}``."""
     partial = engines["jinja2"].get_template(name)
     return mark_safe(partial.render(context.flatten(), request=context.get("request")))
 

@@ -85,7 +85,7 @@ def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpRes
     (status 200, since htmx does not swap error responses); else a message and back."""
     message = _refusal_words(request, error)
     if request.htmx:
-        response = render(request, "games/partials/flash.html", {"flash": message}, using="jinja2")
+        response = render(request, "games/live/flash.html", {"flash": message}, using="jinja2")
         return reswap(retarget(response, "#flash"), "outerHTML")
     messages.error(request, message)
     return redirect(next_url)

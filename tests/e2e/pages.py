@@ -19,7 +19,7 @@ PASSWORD = "taki-e2e-Passw0rd!"
 # Generous: CI machines can be slow, and a bot waits ~0.8 s before each move.
 TIMEOUT = 15_000  # ms
 
-# The table page's live parts (games/jinja2/games/partials/table_state.html).
+# The table page's live parts (games/jinja2/games/live/table_state.html).
 HAND = "#table-hand"
 HAND_CARDS = "#table-hand [data-card]"
 CONTROLS = "#table-hand form[ws-send]"

@@ -141,7 +141,7 @@ def test_everyone_watching_a_game_in_play_is_sent_one_drawing(
     refused = presenters.table_fragments(view, carol, flash="Only players can do that.")
     player = presenters.table_fragments(view, alice)
 
-    assert first == again and drawings.count("games/partials/table_private.html") == 3
+    assert first == again and drawings.count("games/live/table_private.html") == 3
     assert "Only players can do that." in refused and "Only players can do that." not in first
     assert "data-card=" not in first and "data-card=" in player
     with translation.override("es"):

@@ -57,9 +57,9 @@ def test_a_partial_compiled_in_a_language_draws_what_looking_each_message_up_dra
             for viewer in (alice, bob, None):
                 context = presenters.table_page_context(view, viewer, flash="Too late.")
                 for name in (
-                    "games/partials/table_state.html",
-                    "games/partials/table_public.html",
-                    "games/partials/table_private.html",
+                    "games/live/table_state.html",
+                    "games/live/table_public.html",
+                    "games/live/table_private.html",
                 ):
                     drawn = presenters_fragments._live(name, context)
                     assert drawn == looked_up_as_drawn(name, context), (table.name, viewer, name)
