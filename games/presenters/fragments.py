@@ -83,9 +83,7 @@ def table_fragments(view: TableView, user: Any, *, flash: str = "", invite: str 
         return _live("games/live/table_state.html", context)
     public = view.rendered.get(("public", language))
     if public is None:
-        public = view.rendered["public", language] = _live(
-            "games/live/table_public.html", context
-        )
+        public = view.rendered["public", language] = _live("games/live/table_public.html", context)
     drawn = public + _live("games/live/table_private.html", context)
     if watching:
         view.rendered["watching", language] = drawn

@@ -12,8 +12,8 @@ from games.services import chat
 from games.services.errors import ServiceError
 from moderation import actions as moderation
 from moderation.models import ModerationLog, Report
-from tests.live.test_consumers_chat import drain
-from tests.live.test_consumers_table import connect
+from tests.games.live.test_consumers_chat import drain
+from tests.games.live.test_consumers_table import connect
 
 
 @pytest.fixture

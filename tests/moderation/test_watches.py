@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from moderation import watches
 from moderation.models import ModerationLog
-from tests.live.test_consumers_table import connect
+from tests.games.live.test_consumers_table import connect
 from tests.play import play_to_the_end
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.test_cli import cli as engine_cli
+from tests.games.engine.test_cli import cli as engine_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -6,8 +6,8 @@ import pytest
 
 from games.models import Game, Table
 from games.services import moves, tables
+from tests.games.presenters.helpers import HANDS
 from tests.play import play_to_the_end
-from tests.presenters.helpers import HANDS
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from games.engine.search import (
     search,
     seat_knowledge,
 )
-from tests.engine.helpers import full_deck
+from tests.games.engine.helpers import full_deck
 
 
 def game_in_progress(seed: int, players: int, steps: int, tournament: bool = False):

@@ -24,7 +24,7 @@ from games import clock
 from games.engine import Record, SearchBot
 from games.models import Game, Move, Seat, Table
 from games.services import history, moves, quickmatch, tables, thinking
-from tests.services.slow_bots import SECONDS, slow_choose
+from tests.games.services.slow_bots import SECONDS, slow_choose
 from tests.side_by_side import side_by_side
 
 HANDS = [

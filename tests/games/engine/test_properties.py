@@ -25,7 +25,7 @@ from games.engine import (
     spectator_view,
 )
 from games.engine.record import new_record
-from tests.engine.helpers import COLORS, full_deck
+from tests.games.engine.helpers import COLORS, full_deck
 
 MAX_ACTIONS = 100_000
 TYPES = ("draw", "close_taki", "pass", "accept", "last_card")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import GameState, IllegalAction
-from tests.engine.helpers import (
+from tests.games.engine.helpers import (
     accept,
     announce,
     close,

@@ -15,8 +15,8 @@ from games import presenters
 from games.models import Game, Table
 from games.presenters import fragments as presenters_fragments
 from games.services import moves, tables
+from tests.games.presenters.helpers import RUN, pushed_to, seen_by
 from tests.play import play_to_the_end
-from tests.presenters.helpers import RUN, pushed_to, seen_by
 
 pytestmark = pytest.mark.django_db
 
@@ -164,7 +164,7 @@ def test_a_table_read_once_names_its_bots_in_each_viewers_language(alice, make_t
 
 def test_a_player_whose_game_ended_is_drawn_the_way_to_keep_a_guests_games(alice) -> None:
     """Drawn for every player and shown to a guest only: a push asks no one whether they are a
-    guest (the page marks a guest's table, see tests/views/test_guest.py)."""
+    guest (the page marks a guest's table, see tests/games/views/test_guest.py)."""
     guest = create_guest()
     table = tables.play_against_bots(guest, opponents=1)
     playing = pushed_to(table, guest)

@@ -20,8 +20,8 @@ from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage
 from games.services import chat
 from moderation import actions as moderation
-from tests.live.test_consumers_hostile import closed_with, signed_in_socket
-from tests.live.test_consumers_table import connect
+from tests.games.live.test_consumers_hostile import closed_with, signed_in_socket
+from tests.games.live.test_consumers_table import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

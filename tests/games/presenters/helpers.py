@@ -10,7 +10,7 @@ from games import presenters
 from games.engine import CARDS
 from games.models import Game, Table
 
-# alice's and bob's hands in the ``table`` fixture (tests/presenters/conftest.py).
+# alice's and bob's hands in the ``table`` fixture (tests/games/presenters/conftest.py).
 HANDS = [
     ["red:1", "red:3", "red:taki", "red:plus2", "plus3", "blue:1", "green:1", "yellow:1"],
     ["red:6", "red:7", "blue:6", "blue:7", "green:6", "green:7", "yellow:6", "breaker"],

@@ -16,7 +16,7 @@ from django.test import Client
 
 from lib.env import env_origins, https_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SITE = "site.example"
 
 PRODUCTION = {

@@ -1,7 +1,8 @@
 """Writes the hand-written records of this folder (run from the repository root:
-``.venv/bin/python -m tests.engine.records.build``). The ``selfplay-*.json`` records were written by
-``python -m games.engine selfplay --records`` (2 players seed s2 game 9, 4 players seed s4 game 17,
-10 players seed s10 game 12, tournament 3 players seed t3 game 11), and are kept as they are.
+``.venv/bin/python -m tests.games.engine.records.build``). The ``selfplay-*.json`` records were
+written by ``python -m tools.engine selfplay --records`` (2 players seed s2 game 9, 4 players
+seed s4 game 17, 10 players seed s10 game 12, tournament 3 players seed t3 game 11), and are kept
+as they are.
 
 Each ``NAME.expected.json`` holds the replay's output. For the hand-written records it was checked
 by hand against RULES.md and GAME_RECORD.md (see the ``description`` of each record: a key that
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.engine.helpers import make_deck
+from tests.games.engine.helpers import make_deck
 
 HERE = Path(__file__).parent
 RUN = ["red:taki", "red:1", "red:3", "red:4", "red:6", "red:7", "red:8"]

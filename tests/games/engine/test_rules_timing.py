@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import play
-from tests.engine.helpers import new_game, run
+from tests.games.engine.helpers import new_game, run
 
 FILLER = ["yellow:1", "green:3", "yellow:4"]
 

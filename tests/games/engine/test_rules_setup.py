@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import CARDS, Card, GameState, IllegalAction, deck_codes
 from games.engine.record import new_record
-from tests.engine.helpers import (
+from tests.games.engine.helpers import (
     COLORS,
     draw,
     full_deck,

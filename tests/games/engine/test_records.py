@@ -14,7 +14,7 @@ import pytest
 
 from games.engine import Record, replay_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RECORDS = Path(__file__).parent / "records"
 NAMES = sorted(p.name[: -len(".json")] for p in RECORDS.glob("*.json") if ".expected" not in p.name)
 CODES = {

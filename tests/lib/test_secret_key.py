@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from lib.env import secret_key
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OLD_PUBLIC_KEY = "django-insecure-taki-online-development-key-not-for-servers"
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from games import presenters
 from games.services import broadcast
-from tests.presenters.helpers import game_of, seen_by
+from tests.games.presenters.helpers import game_of, seen_by
 
 pytestmark = pytest.mark.django_db
 

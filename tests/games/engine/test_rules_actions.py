@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction
-from tests.engine.helpers import (
+from tests.games.engine.helpers import (
     COLORS,
     accept,
     close,

@@ -13,7 +13,7 @@ from games import presenters
 from games.engine import CARDS
 from games.presenters import words
 from games.services import moves
-from tests.presenters.helpers import (
+from tests.games.presenters.helpers import (
     HANDS,
     RUN,
     card_codes,

@@ -18,7 +18,7 @@ from games.services.errors import ServiceError
 from lib import env
 from lib.metrics import CountSockets
 from ops import views as ops
-from tests.services.test_moves import HANDS
+from tests.games.services.test_moves import HANDS
 
 # The health check's database call runs through Channels, which gives its connection back to the
 # pool after the call: outside a test transaction, as on the site.

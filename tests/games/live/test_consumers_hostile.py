@@ -21,7 +21,7 @@ from games.live import consumers, limits
 from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage, Game, Seat
 from games.services import moves
-from tests.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
+from tests.games.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
