@@ -20,17 +20,31 @@ import gc
 # Python also waits until the objects that survived since the last one are a quarter more).
 OLD_THRESHOLD = 100
 
-_settled = False
+
+class Settling:
+    """Whether a process has settled its collector yet: the first :meth:`settle` does it, the
+    others nothing."""
+
+    def __init__(self) -> None:
+        self.settled = False
+
+    def settle(self) -> bool:
+        """Collect and freeze what the process holds after start-up, and make full collections
+        rarer; the first call only. Whether this call did it."""
+        if self.settled:
+            return False
+        self.settled = True
+        gc.collect()
+        gc.freeze()
+        young, middle, _old = gc.get_threshold()
+        gc.set_threshold(young, middle, OLD_THRESHOLD)
+        return True
 
 
-def settle() -> None:
-    """Collect and freeze what the process holds after start-up, and make full collections
-    rarer; the first call in a process only."""
-    global _settled
-    if _settled:
-        return
-    _settled = True
-    gc.collect()
-    gc.freeze()
-    young, middle, _old = gc.get_threshold()
-    gc.set_threshold(young, middle, OLD_THRESHOLD)
+# This process's.
+process = Settling()
+
+
+def settle() -> bool:
+    """Settle this process's collector, once (:meth:`Settling.settle`)."""
+    return process.settle()

@@ -10,29 +10,29 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "taki_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import clock  # noqa: E402
-from games.live import restarts  # noqa: E402
+from games.live import restarts, routing  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
-from games.live.routing import websocket_urlpatterns  # noqa: E402
 from lib.metrics import CountSockets  # noqa: E402
 from lib.origins import SameOriginValidator  # noqa: E402
+
+# The websockets and the process's live side: the table hub they share, which the services tell.
+live = routing.application()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
         # A client closed for flooding is refused before its session is read.
-        "websocket": CountSockets(
-            SameOriginValidator(
-                RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-            )
-        ),
+        "websocket": CountSockets(SameOriginValidator(RefuseFlooders(AuthMiddlewareStack(live)))),
     }
 )
 
+# The live side first: the clock's first move already goes through its hub.
+live.start_with_server()
 if settings.CLOCK_IN_WEB:
     clock.start_with_server()
 # On SIGTERM the sockets are closed for a restart (1012) and reconnect elsewhere, not dropped.

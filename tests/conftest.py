@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from games.engine import GameState, deck_codes
 from games.models import Game, Table
 from games.services import broadcast, moves, tables
+from games.services.changes import TableChange
 from tests import workers
 
 
@@ -98,12 +99,43 @@ def every_pooled_connection_given_back() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def no_group_send_left_under_way() -> None:
-    """Each test starts with no group send under way (``broadcast._sending``). A send started on
-    an earlier test's event loop and not finished when that loop closed never finishes; a test
-    that waits for the sends under way would wait for it, on a loop not its own."""
-    broadcast._sending.clear()
-    broadcast._last_send.clear()
+def services_tell_the_channel_layer() -> Iterator[None]:
+    """Each test starts with the services sending straight to the channel layer, as a process
+    with no live side of its own does: a socket test's live side gave them its hub
+    (``games.live.server``), whose event loop closes with that test."""
+    broadcast.serve_through(broadcast.ChannelLayerTransport())
+    yield
+    broadcast.serve_through(broadcast.ChannelLayerTransport())
+
+
+class Recording:
+    """A transport that keeps what the services tell it, then passes it on to ``then`` (the
+    transport there was): ``sent`` the group messages, ``changes`` the moves' changes."""
+
+    def __init__(self, then: broadcast.Transport) -> None:
+        self.then = then
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.changes: list[TableChange] = []
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((group, message))
+        self.then.send(group, message)
+
+    def move_stored(self, change: TableChange) -> bool:
+        self.changes.append(change)
+        return self.then.move_stored(change)
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [message for _group, message in self.sent]
+
+
+@pytest.fixture
+def told() -> Iterator[Recording]:
+    """What the services tell the sockets during the test (sent after commit), kept."""
+    recording = Recording(broadcast.transport())
+    before = broadcast.serve_through(recording)
+    yield recording
+    broadcast.serve_through(before)
 
 
 @pytest.fixture(autouse=True)
@@ -292,15 +324,16 @@ def nobody_connected() -> Iterator[None]:
 
 
 @pytest.fixture
-def states(monkeypatch) -> list[broadcast.TableState]:
-    """The table states the move path hands to the broadcast, in order."""
-    seen: list[broadcast.TableState] = []
+def states(monkeypatch) -> list[TableChange]:
+    """The changes the move path hands to the broadcast (``broadcast.table_changed``), in order,
+    as it calls it: in the test's transaction, before the commit that would send them."""
+    seen: list[TableChange] = []
     table_changed = broadcast.table_changed
 
-    def keep(table_id, version=None, state=None):
-        if state is not None:
-            seen.append(state)
-        table_changed(table_id, version, state)
+    def keep(table_id, version=None, change=None):
+        if change is not None:
+            seen.append(change)
+        table_changed(table_id, version, change)
 
     monkeypatch.setattr(broadcast, "table_changed", keep)
     return seen

@@ -3,9 +3,9 @@
 Consumers only move data: who is this, which table, call the services, push fragments. Every
 push is drawn from the same partial templates as the page; htmx's ws extension swaps its
 top-level elements into the page by id. A table's group message carries no cards and reaches
-each process once (``games.live.table_hub``): the process reads the table, or builds it from the
-state its own move path handed it (``broadcast.TableListener``), and each socket draws its own
-user's view from it, the public part drawn once for all (``presenters.table_fragments``).
+each process once (``games.live.table_hub``): the process reads the table, or draws it from the
+change a move made (``games.services.changes``), and each socket draws its own user's view from
+it, the public part drawn once for all (``presenters.table_fragments``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from games.live.table_hub import TableHub
 from games.models import ChatMessage, Table
 from games.presenters import LobbyView, TableView
 from games.presenters import chat as chat_fragments
-from games.services import access, broadcast, chat, moves
+from games.services import access, broadcast, chat, moves, presence
 from games.services.errors import ServiceError
 from moderation import watches
 
@@ -176,9 +176,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
         if self._signed_in:
             self.counted = True
-            sockets = await database_sync_to_async(broadcast.socket_opened)(
-                self.table_id, self.user
-            )
+            sockets = await database_sync_to_async(presence.socket_opened)(self.table_id, self.user)
             if sockets > SOCKETS_PER_PERSON_AND_TABLE:
                 await self._close(CLOSE_TOO_MANY, "too many sockets at this table")
                 return
@@ -188,7 +186,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.in_user_group = True
         # Joined once counted: the first push shows this socket's person online. The hub keeps
         # them counted while the socket is open (``TableHub._keep_presence``).
-        self.hub = TableHub.here()
+        self.hub = self.scope["table_hub"]
         self.hub.join(self.table_id, self)
         self.worker = asyncio.ensure_future(self._work())
         restarts.opened(self)
@@ -205,7 +203,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(
                     broadcast.user_group(self.user.pk), self.channel_name
                 )
-            await database_sync_to_async(broadcast.socket_closed)(self.table_id, self.user)
+            await database_sync_to_async(presence.socket_closed)(self.table_id, self.user)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Daphne, like Channels' test communicator, hands a socket's messages to its consumer
@@ -370,9 +368,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _play_as_session_user(self, payload: dict[str, Any]) -> None:
         """Apply the action if the log-in this socket was opened with still stands."""
         self._refuse_if_signed_out()
-        moves.submit_action(
-            self.table_id, self.user, payload, known_version=self.hub.versions.get(self.table_id)
-        )
+        moves.submit_action(self.table_id, self.user, payload)
 
     def _refuse_if_signed_out(self) -> None:
         """Every action a socket takes for its person (a move, a chat line, reading the lines it

@@ -1,12 +1,20 @@
 """Websocket routes, mounted by taki_site.asgi under AuthMiddlewareStack."""
 
+from channels.routing import URLRouter
 from django.urls import URLPattern, path
 
 from games.live import consumers
 from games.live.pool import PoolConsumer
+from games.live.server import LiveSide
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/pool/", PoolConsumer.as_asgi()),
 ]
+
+
+def application() -> LiveSide:
+    """The site's websockets, with a live side of their own: the table hub their table sockets
+    share, made on the event loop that serves them (``games.live.server``)."""
+    return LiveSide(URLRouter(websocket_urlpatterns))

@@ -13,11 +13,12 @@ socket's first push, a refused click, a socket joining or leaving. A socket is t
 sent an older table after a newer one, and a table's group is never left while a socket has
 just joined it. Different tables' queues run side by side.
 
-The hub is also this process's table listener (``broadcast.TableListener``): a move stored here
-is handed to it in process, its table built from the state the move path held, and it sends
-that state to the other processes at the table itself, each on its own channel, so that none
-reads the table back: to none when every socket of the table is here, which is how a cluster
-that sends a table's sockets to one process (nginx hashing the table's path) plays. The hubs of
+The hub also takes the moves this process stores (``move_stored``, through the process's
+transport, ``games.live.server``): a move's change (``games.services.changes``) is drawn here
+without reading the table back, and sent as ``taki-change/1`` to the other processes at the
+table, each on its own channel, so that none reads it back either: to none when every socket of
+the table is here, which is how a cluster that sends a table's sockets to one process (nginx
+hashing the table's path) plays. The hubs of
 a table's group know each other by a handshake: a hub that joins a table says so to the group
 (``hub.joined``), the others answer it directly (``hub.present``) and a hub that leaves says so
 too (``hub.left``). Each answer and each leave carries the newest version its sender's sockets
@@ -30,21 +31,20 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import pickle
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import presenters
+from games.live.sends import OrderedSends
 from games.models import ChatMessage
 from games.presenters import TableView
-from games.services import broadcast, chat, moves
-from lib import garbage_collection
+from games.services import broadcast, chat, moves, presence
+from games.services.changes import TableChange, UnreadableChange
 
 logger = logging.getLogger(__name__)
 
@@ -72,12 +72,13 @@ class TableSocket(Protocol):
 
 class TableHub:
     """This process's sockets, per table, and what it holds of each table: the newest view its
-    sockets were sent and the newest game version they were all sent. Created on the event
-    loop, it makes itself the process's table listener (``broadcast.listen``)."""
+    sockets were sent and the newest game version they were all sent. Made on the event loop
+    it serves (``games.live.server``), it sends through ``sends``, in order."""
 
-    def __init__(self, layer: Any) -> None:
+    def __init__(self, layer: Any, sends: OrderedSends | None = None) -> None:
         self.layer = layer
         self.loop = asyncio.get_running_loop()
+        self.sends = sends or OrderedSends(layer)
         self.sockets: dict[int, set[TableSocket]] = {}
         self.views: dict[int, TableView] = {}
         # The newest game version every socket of the table here was sent: a change up to it is
@@ -89,22 +90,17 @@ class TableHub:
         self.others: dict[int, set[str]] = {}
         self._queues: dict[int, deque[Job]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._last_send: asyncio.Task[None] | None = None
         self.channel_name = ""  # this hub's own channel on the layer, once it is open
         self._channel: asyncio.Task[str] = self.loop.create_task(self._open())
         self._tasks.add(self.loop.create_task(self._keep_presence()))
-        broadcast.listen(self)
 
-    @classmethod
-    def here(cls) -> TableHub:
-        """The hub of the running event loop and channel layer (one per server process)."""
-        global _hub
-        layer = get_channel_layer()
-        loop = asyncio.get_running_loop()
-        if _hub is None or _hub.loop is not loop or _hub.layer is not layer:
-            garbage_collection.settle()  # start-up is over: its objects are the process's for good
-            _hub = cls(layer)
-        return _hub
+    async def close(self) -> None:
+        """Stop: its channel is no longer read, its people no longer kept online, and its work
+        and sends under way are dropped (the event loop it served is ending)."""
+        tasks = set(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ what sockets ask
 
@@ -165,32 +161,32 @@ class TableHub:
 
     # ------------------------------------------------------------------ what the services hand over
 
-    def move_stored(self, state: broadcast.TableState) -> bool:
-        """A move this process stored (``broadcast.TableListener``), handed over on the thread
-        that committed it: on the hub's loop, the other processes at the table are told of it
-        and its table is drawn here from ``state``, in the table's order. Whether the hub took
-        it (not when its loop has closed: the server is stopping)."""
+    def move_stored(self, change: TableChange) -> bool:
+        """A move this process stored, handed over on the thread that committed it: on the
+        hub's loop, the other processes at the table are told of it and its table is drawn
+        here from ``change``, in the table's order. Whether the hub took it (not when its loop
+        has closed: the server is stopping)."""
         try:
-            self.loop.call_soon_threadsafe(self._moved, state)
+            self.loop.call_soon_threadsafe(self._moved, change)
         except RuntimeError:
-            logger.warning("a move of table %s was not handed to its sockets", state.table.pk)
+            logger.warning("a move of table %s was not handed to its sockets", change.table_id)
             return False
         return True
 
-    def _moved(self, state: broadcast.TableState) -> None:
-        table_id, version = state.table.pk, state.game.version
-        message = {"type": "table.update", "table": table_id, "version": version}
+    def _moved(self, change: TableChange) -> None:
+        table_id, version = change.table_id, change.version
+        message: dict[str, Any] = {"type": "table.update", "table": table_id, "version": version}
         if table_id not in self.sockets:
             # No socket here: whoever else is at the table is not known here.
             self._send(table_id, None, message)
             return
         others = self.others.get(table_id, ())
         if others:
-            # The state goes along, so that the others need not read the table back either.
-            message["state"] = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+            # The change goes along, so that the others need not read the table back either.
+            message["change"] = change.to_json()
         for channel in others:
             self._send(table_id, channel, message)
-        self._enqueue(table_id, functools.partial(self._changed, table_id, version, state))
+        self._enqueue(table_id, functools.partial(self._changed, table_id, version, change))
 
     # ------------------------------------------------------------------ what the layer brings
 
@@ -247,35 +243,19 @@ class TableHub:
 
     def _send(self, table_id: int, channel: str | None, message: dict[str, Any]) -> None:
         """Send ``message`` about the table to one hub's ``channel``, or to the table's group,
-        after the hub's sends before it (a layer's sends may otherwise overtake each other)."""
+        after every send of this process before it."""
         message = {**message, "table": table_id}
-        previous = self._last_send
-
-        async def send() -> None:
-            if previous is not None:
-                await asyncio.wait([previous])  # done, whether it failed or not
-            if channel is None:
-                await self.layer.group_send(broadcast.group_name(table_id), message)
-            else:
-                await self.layer.send(channel, message)
-
-        task = self._last_send = self.loop.create_task(send())
-        self._tasks.add(task)
-        task.add_done_callback(self._sent)
-
-    def _sent(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if self._last_send is task:
-            self._last_send = None
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("a table message was not sent", exc_info=task.exception())
+        if channel is None:
+            self.sends.group_send(broadcast.group_name(table_id), message)
+        else:
+            self.sends.send(channel, message)
 
     async def _handle(self, table_id: int, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "table.update":
-            state = message.get("state")
+            change = message.get("change")
             version = message.get("version")
-            await self._changed(table_id, version, None if state is None else _state(state))
+            await self._changed(table_id, version, None if change is None else _read(change))
         elif kind == "table.presence":
             await self._presence(table_id)
         elif kind == "chat.message":
@@ -287,12 +267,12 @@ class TableHub:
             logger.warning("a table message of no known type: %r", kind)
 
     async def _changed(
-        self, table_id: int, version: int | None, state: broadcast.TableState | None = None
+        self, table_id: int, version: int | None, change: TableChange | None = None
     ) -> None:
-        """The table changed (to the game's ``version`` after a move): built from ``state`` if
-        this process stored the move, else read; then sent to each socket. A move's change its
-        sockets were all sent already (handed here, then its group message) is not drawn again.
-        """
+        """The table changed (to the game's ``version`` after a move): drawn from the move's
+        ``change`` and the view held here when it can be, else read; then sent to each socket.
+        A move its sockets were all sent already (handed here, then its group message) is not
+        drawn again."""
         if table_id not in self.sockets:
             return  # the last socket left meanwhile: the table is forgotten here
         sent = self.versions.get(table_id)
@@ -301,13 +281,12 @@ class TableHub:
                 return
             self.versions[table_id] = version
         previous = self.views.get(table_id)
-        view = None if state is None else presenters.view_after_move(state, previous)
+        view = None if change is None else presenters.view_after_move(change, previous)
         if view is None:
             view = await self._read(table_id)
         else:
             self._hold(table_id, view)
-        if view.version is not None and view.version > self.versions.get(table_id, -1):
-            self.versions[table_id] = view.version  # read after later moves: they are sent too
+        self._sent_up_to(table_id, view)  # read after later moves: they are sent too
         await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push(view))
 
     async def _presence(self, table_id: int) -> None:
@@ -318,7 +297,7 @@ class TableHub:
             view = await self._read(table_id)
         else:
             people = [seat.user_id for seat in view.seats if seat.user_id]
-            online = await sync_to_async(broadcast.connected_users)(table_id, people)
+            online = await sync_to_async(presence.connected_users)(table_id, people)
             view = presenters.as_of_now(view, online)
             self._hold(table_id, view)
         await self._to_each(self.sockets.get(table_id, ()), lambda socket: socket.push_seats(view))
@@ -339,12 +318,12 @@ class TableHub:
 
     async def _keep_presence(self) -> None:
         """Every PRESENCE_REFRESH seconds, keep this process's people at its tables counted
-        (``broadcast.people_alive``): one batch for all its sockets, in slices, off the event
+        (``presence.people_alive``): one batch for all its sockets, in slices, off the event
         loop and off the database thread, so that neither the moves nor the pushes wait for
-        it. A killed process stops; its people's counts expire (PRESENCE_TTL)."""
-        keep = sync_to_async(broadcast.people_alive, thread_sensitive=False)
+        it. A killed process stops; its people's counts expire (``presence.PRESENCE_TTL``)."""
+        keep = sync_to_async(presence.people_alive, thread_sensitive=False)
         while True:
-            await asyncio.sleep(broadcast.PRESENCE_REFRESH)
+            await asyncio.sleep(presence.PRESENCE_REFRESH)
             pairs = sorted(
                 {
                     (table_id, socket.user.pk)
@@ -370,6 +349,11 @@ class TableHub:
     def _hold(self, table_id: int, view: TableView) -> None:
         if table_id in self.sockets:
             self.views[table_id] = view
+
+    def _sent_up_to(self, table_id: int, view: TableView) -> None:
+        """The table's sockets here are sent ``view``: none of them is behind its version."""
+        if view.version is not None and view.version > self.versions.get(table_id, -1):
+            self.versions[table_id] = view.version
 
     async def _to_each(
         self, sockets: Iterable[TableSocket], send: Callable[[TableSocket], Awaitable[None]]
@@ -423,15 +407,11 @@ class TableHub:
                 del self._queues[table_id]
 
 
-def _state(pickled: bytes) -> broadcast.TableState | None:
-    """The state of a move another process stored, as it sent it (None if it cannot be read:
-    the table is then read back). Only the site's own processes write to its Redis, which
-    Django's cache trusts the same way (it stores pickles there)."""
+def _read(data: Any) -> TableChange | None:
+    """The change a move made, as another process sent it; None if this process cannot read it
+    (a process of another version of the site sent it): the table is then read back."""
     try:
-        return pickle.loads(pickled)  # noqa: S301 - from the site's own processes
-    except Exception:
-        logger.exception("a move's state from another process could not be read")
+        return TableChange.from_json(data)
+    except UnreadableChange as error:
+        logger.warning("a move's change from another process was not read: %s", error)
         return None
-
-
-_hub: TableHub | None = None

@@ -7,6 +7,7 @@ it sees, and the sockets of that table share it; a seated player's hand
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -18,7 +19,8 @@ from games.engine import GameState, spectator_view
 from games.models import BOT_KINDS, MIN_SEATS, Game, Table
 from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
 from games.presenters.words import bot_for
-from games.services import broadcast, store
+from games.services import presence, store
+from games.services.changes import SeatState, TableChange, seat_states
 
 BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 RECENT_MOVES = 12  # moves shown in the table's "what happened"
@@ -188,42 +190,65 @@ def read_table(table_id: int) -> TableView:
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table, game, seats, recent = rows
-    states = broadcast.seat_states(seats)
-    online = broadcast.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
+    states = seat_states(seats)
+    online = presence.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
     shown = seat_ratings(table, game, [seat.user_id or seat.replaced_user_id for seat in states])
     return _assemble(table, game, engine, states, tuple(recent), online, shown)
 
 
-def view_after_move(state: broadcast.TableState, previous: TableView | None) -> TableView | None:
-    """The table after a move this process stored, from what the move path already held, so
-    that the sockets here need not read it back: ``previous``, the view of the move before
-    (its last moves), and ``state``; ``previous`` itself when it was read after the move was
+def view_after_move(change: TableChange, previous: TableView | None) -> TableView | None:
+    """The table after a move, drawn from what the move changed (``change``) and ``previous``,
+    the view of the move before (its last moves, who is online, the table itself), so that the
+    sockets here need not read it back; ``previous`` itself when it was read after the move was
     stored. None when ``previous`` is neither (this process missed a change): the table must
     then be read.
+
+    Who is online is as ``previous`` says: a socket's opening or closing draws the table's view
+    again (``as_of_now``), so the view held for a table knows who is online there now.
     """
-    if previous is None or previous.game_id != state.game.pk:
+    if previous is None or previous.game_id != change.game_id:
         return None
     held = (previous.version, previous.digest)
-    if held == (state.game.version, state.game.last_digest):
+    if held == (change.version, change.digest):
         return previous  # read after the move was stored: already this state
-    if held != (state.game.version - 1, state.previous_digest):
+    if held != (change.version - 1, change.previous_digest):
         return None
-    recent = (*previous.recent_moves, state.move)[-RECENT_MOVES:]
+    recent = (*previous.recent_moves, dict(change.move))[-RECENT_MOVES:]
     shown = {seat.person_id: seat.rating for seat in previous.seats if seat.rating}
     # The last move of a rated game rated its players: the move path holds their changes.
-    shown.update(changes_shown(state.rating_changes))
+    shown.update(changes_shown(change.rating_changes))
+    online = {seat.user_id for seat in previous.seats if seat.connected and seat.user_id}
+    table = copy.copy(previous.table)
+    table.status = change.status  # the only part of the table a move changes (R21: its end)
+    game = _GameAfterMove(
+        pk=change.game_id,
+        version=change.version,
+        last_digest=change.digest,
+        players=change.players,
+        turn_deadline=change.turn_deadline,
+        winner=change.winner,
+    )
     view = _assemble(
-        state.table,
-        state.game,
-        state.engine,
-        state.seats,
-        recent,
-        state.online,
-        shown,
-        extras=False,
+        table, game, change.game_state(), change.seats, recent, online, shown, extras=False
     )
     return replace(view, move_texts=previous.move_texts)
+
+
+@dataclass(frozen=True, slots=True)
+class _GameAfterMove:
+    """What a table's view reads of its game, as a move's change carries it."""
+
+    pk: int
+    version: int
+    last_digest: str
+    players: Sequence[str]
+    turn_deadline: datetime | None
+    winner: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
 
 
 def as_of_now(view: TableView, online: Collection[int] | None = None) -> TableView:
@@ -250,9 +275,9 @@ def _seconds_left(deadline: datetime | None) -> int | None:
 
 def _assemble(
     table: Table,
-    game: Game | None,
+    game: Game | _GameAfterMove | None,
     engine: GameState | None,
-    seats: Sequence[broadcast.SeatState],
+    seats: Sequence[SeatState],
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
     shown: Mapping[int | None, SeatRating] | None = None,

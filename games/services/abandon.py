@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Game, Table
-from games.services import broadcast
+from games.services import presence
 from games.services.finish import Ending, finish
 
 ABANDON_AFTER = timedelta(minutes=10)
@@ -25,7 +25,7 @@ def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER)
     """End every untimed running table left alone for ``after``; return their ids.
 
     Left alone: nothing played since ``now - after`` (nor the game started), and none of its
-    seated people has a socket open there now (``broadcast.connected_users``).
+    seated people has a socket open there now (``presence.connected_users``).
     """
     now = now or timezone.now()
     quiet = (
@@ -42,7 +42,7 @@ def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER)
     for table_id in list(quiet):
         table = Table.objects.get(pk=table_id)
         people = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
-        if people and broadcast.connected_users(table_id, people):
+        if people and presence.connected_users(table_id, people):
             continue
         if mark_abandoned(table_id, now):
             ended.append(table_id)

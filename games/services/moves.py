@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from games.engine import Action, Event, GameState, IllegalAction
 from games.models import Game, Move, RatingChange, Seat, Table
 from games.services import broadcast, store, thinking
+from games.services.changes import TableChange
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
 from games.services.thinking import BotTurn
@@ -41,16 +42,12 @@ MAX_STEPS = 64  # moves one call of advance plays at most
 
 @metrics.counts_moves
 @logs.about_move
-def submit_action(
-    table_id: int, user: AbstractBaseUser, payload: Any, *, known_version: int | None = None
-) -> list[Event]:
+def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[Event]:
     """Apply one action of ``user`` at the table and return the engine's events.
 
     ``payload`` comes from the browser: ``{"type", "card"?, "color"?, "last_card"?, "version"}``.
     The seat is the user's own (a ``player`` in the payload is ignored), and ``version`` must be
     the game's current version, so that a doubled or stale click is never applied twice.
-    ``known_version`` is the newest version the caller has seen of this game (a socket's
-    process is told each one): a payload of that version skips the unlocked stale check.
 
     :raises ServiceError: ``bad_request`` (not an object, no integer version), ``not_found``,
         ``not_started``, ``not_seated``, ``stale``, ``game_over`` or any engine error code.
@@ -60,7 +57,7 @@ def submit_action(
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
-    return serialised(lambda: _apply_locked(table_id, user, payload, version, known_version))
+    return serialised(lambda: _apply_locked(table_id, user, payload, version))
 
 
 def is_stale(version: int, newest: int | None) -> bool:
@@ -89,21 +86,9 @@ def _refuse_unless_current(version: int, current: int) -> None:
 
 
 def _apply_locked(
-    table_id: int,
-    user: AbstractBaseUser,
-    payload: dict[str, Any],
-    version: int,
-    known_version: int | None,
+    table_id: int, user: AbstractBaseUser, payload: dict[str, Any], version: int
 ) -> list[Event]:
     """Apply the action under the game's lock, in one transaction (``submit_action``)."""
-    # A stale or doubled click is refused here, without the write lock that every move of
-    # every game waits for on SQLite; the check under the lock below stays the one that counts.
-    # It reads inside serialised's retry: SQLite's shared-cache databases (the in-memory one
-    # the tests use) refuse even a read of a table another connection is writing.
-    if version != known_version:
-        current = Game.objects.filter(table_id=table_id).values_list("version", flat=True)[:1]
-        if current:
-            _refuse_unless_current(version, current[0])
     with transaction.atomic():
         # The lock serialises two actions on one game: a player clicking in two tabs, or two
         # players answering a +3 at once. Without it both could read version v, both pass the
@@ -306,8 +291,8 @@ def _store_move(
     """Append the move to the log (chained to the one before) and save the new snapshot.
 
     ``seats`` are the table's seats in order, their users' names loaded; ``keep`` keeps a
-    running deadline (see :func:`schedule`). The table's new state goes with the broadcast, for
-    this process's sockets to draw without reading it back.
+    running deadline (see :func:`schedule`). What the move changed goes with the broadcast
+    (``games.services.changes``), for the sockets to draw without reading the table back.
     """
     stored = action.to_json()
     previous_digest = game.last_digest
@@ -334,18 +319,10 @@ def _store_move(
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
     store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
-    people = [seat.user_id for seat in seats if seat.user_id]
-    state = broadcast.TableState(
-        table=table,
-        game=game,
-        engine=engine,
-        seats=broadcast.seat_states(seats),
-        move={**move, "action": stored},
-        previous_digest=previous_digest,
-        online=frozenset(broadcast.connected_users(table.pk, people)),
-        rating_changes=rating_changes,
+    change = TableChange.after_move(
+        table, game, engine, seats, {**move, "action": stored}, previous_digest, rating_changes
     )
-    broadcast.table_changed(table.pk, game.version, state)
+    broadcast.table_changed(table.pk, game.version, change)
 
 
 def schedule(

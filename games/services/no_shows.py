@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Move, Seat, Table
-from games.services import broadcast, quickmatch
+from games.services import presence, quickmatch
 from games.services.abandon import ABANDON_AFTER
 from games.services.finish import Ending, finish
 from games.services.moves import serialised
@@ -81,8 +81,8 @@ def attendances(now: datetime, among: list[int] | None = None) -> list[Attendanc
         waiting = [user for seat, user in seated.items() if (table_id, seat) not in played]
         if not waiting:
             continue
-        came = broadcast.arrived_users(table_id, waiting)
-        came |= broadcast.connected_users(table_id, waiting)
+        came = presence.arrived_users(table_id, waiting)
+        came |= presence.connected_users(table_id, waiting)
         came |= set(seated.values()) - set(waiting)
         absent = tuple(user for user in seated.values() if user not in came)
         found.append(Attendance(table_id, tuple(sorted(came)), absent))

@@ -141,7 +141,7 @@ def rate_game(
     holds (the move path's); they are read otherwise.
 
     Returns the changes written: the move that won the game hands them to its push
-    (``broadcast.TableState``), which shows them without reading them back. Three statements:
+    (``changes.TableChange``), which shows them without reading them back. Three statements:
     the ratings locked, the ratings written (updated, or created for newcomers, in one upsert),
     the changes.
     """

@@ -96,7 +96,7 @@ def test_a_report_filed_from_the_table_is_handled_by_a_moderator(
     admin.locator("input[name=_save]").click()
     expect(admin.locator("#result_list tbody tr", has_text=rude)).to_contain_text("Resolved")
 
-    admin.goto(base + "/admin/moderationlog/")
+    admin.goto(base + "/admin/games/moderationlog/")
     entry = admin.locator("#result_list tbody tr", has_text="Handled a report")
     expect(entry).to_contain_text(moderator)
     expect(entry).to_contain_text("Warned; muted for a day.")

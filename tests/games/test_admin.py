@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Move, Table
-from games.services import broadcast, moves, tables
+from games.services import moves, tables
 from tests.play import unkeyed
 
 pytestmark = pytest.mark.django_db
@@ -62,12 +62,8 @@ def test_it_finds_tables_by_the_hosts_name(moderator_client, bob, make_table) ->
 
 
 def test_aborting_tables_stops_their_games(
-    moderator_client, running, monkeypatch, django_capture_on_commit_callbacks
+    moderator_client, running, told, django_capture_on_commit_callbacks
 ) -> None:
-    sent = []
-    monkeypatch.setattr(
-        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
-    )
 
     with django_capture_on_commit_callbacks(execute=True):
         response = moderator_client.post(
@@ -80,11 +76,11 @@ def test_aborting_tables_stops_their_games(
     running.refresh_from_db()
     assert running.status == Table.Status.ABORTED
     assert Game.objects.get(table=running).next_due is None
-    assert ("lobby", {"type": "lobby.update"}) in sent
+    assert ("lobby", {"type": "lobby.update"}) in sent(told)
     assert (
         f"table-{running.pk}",
         {"type": "table.update", "table": running.pk, "version": None},
-    ) in sent
+    ) in sent(told)
 
 
 def test_the_move_log_cannot_be_changed_from_the_admin(moderator_client, running) -> None:
@@ -159,3 +155,8 @@ def test_players_cannot_open_the_admin(client: Client, alice, running) -> None:
 
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def sent(told) -> list[tuple[str, dict]]:
+    """What the services sent, each message without its random key."""
+    return [(group, unkeyed(message)) for group, message in told.sent]

@@ -14,7 +14,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis import RedisError
 
+from games.live.server import HubTransport
 from games.live.table_hub import TableHub
+from games.services import broadcast
 from lib.env import REDIS_CHANNEL_LAYERS, channel_layers_config
 from tests.play import play_next_move
 
@@ -107,14 +109,13 @@ async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
 @pytest.fixture(params=KINDS)
 async def two_hubs(request, redis_url) -> AsyncIterator[tuple[TableHub, TableHub]]:
     """The hubs of two server processes on one Redis: the second is where moves are stored
-    (this process's listener), the first another process's."""
+    (the services' transport), the first another process's."""
     layers = [CountedLayer(_redis_layer(redis_url, request.param)) for _ in range(2)]
-    other, here = TableHub(layers[0]), TableHub(layers[1])  # the newest listens to the moves
+    other, here = TableHub(layers[0]), TableHub(layers[1])
+    broadcast.serve_through(HubTransport(here))
     yield other, here
     for hub in (other, here):
-        for task in hub._tasks:
-            task.cancel()
-        await asyncio.gather(*hub._tasks, return_exceptions=True)
+        await hub.close()
     for layer in layers:
         await layer.flush()
 
@@ -127,6 +128,7 @@ async def test_a_move_reaches_the_table_s_sockets_in_both_processes_read_by_neit
     two_hubs, game_table, alice, bob, counted_reads
 ) -> None:
     other, here = two_hubs
+    await here.sends.done()  # the table was opened and started before anyone was at it
     mine, theirs = Socket(alice), Socket(bob)
     here.join(game_table.pk, mine)
     await until(lambda: bool(mine.versions))
@@ -140,7 +142,7 @@ async def test_a_move_reaches_the_table_s_sockets_in_both_processes_read_by_neit
     await until(lambda: theirs.versions[-1] == second and mine.versions[-1] == second)
     assert first in mine.versions and first in theirs.versions  # each move, in turn
     assert here.others[game_table.pk] == {other.channel_name}
-    # The joins' reads only: the other process draws from the state sent with the move.
+    # The joins' reads only: the other process draws from the change sent with the move.
     assert counted_reads == [game_table.pk, game_table.pk]
 
 
@@ -149,14 +151,17 @@ async def test_a_move_with_every_socket_in_its_own_process_sends_nothing_to_redi
     two_hubs, game_table, alice, bob
 ) -> None:
     other, here = two_hubs
+    await here.sends.done()  # the table was opened and started before anyone was at it
     sockets = [Socket(alice), Socket(bob)]
     for socket in sockets:
         here.join(game_table.pk, socket)
     await until(lambda: all(socket.versions for socket in sockets))
+    await here.sends.done()  # the joins, told
     before = len(here.layer.sent)
 
     version = await play_one(game_table, alice, bob)
     await until(lambda: all(socket.versions[-1] == version for socket in sockets))
+    await here.sends.done()
 
     assert here.layer.sent[before:] == []
     assert not here.others.get(game_table.pk) and not other.layer.sent

@@ -7,22 +7,21 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.live import table_hub
-from lib import garbage_collection as collector
+from games.live.server import LiveSide
+from lib import garbage_collection
 
 
 @pytest.fixture
-def fresh_collector(monkeypatch) -> Iterator[None]:
+def collector() -> Iterator[garbage_collection.Settling]:
     """A process that has not settled its collector yet; Python's own settings back after."""
-    monkeypatch.setattr(collector, "_settled", False)
     threshold = gc.get_threshold()
-    yield
+    yield garbage_collection.Settling()
     gc.unfreeze()
     gc.set_threshold(*threshold)
 
 
 def test_settling_freezes_what_start_up_made_and_makes_collections_rarer(
-    fresh_collector,
+    collector,
 ) -> None:
     made_at_start_up = [object() for _ in range(10)]
     gc.unfreeze()
@@ -30,10 +29,10 @@ def test_settling_freezes_what_start_up_made_and_makes_collections_rarer(
     collector.settle()
 
     assert gc.get_freeze_count() > len(made_at_start_up)
-    assert gc.get_threshold()[2] == collector.OLD_THRESHOLD
+    assert gc.get_threshold()[2] == garbage_collection.OLD_THRESHOLD
 
 
-def test_only_the_first_call_settles(fresh_collector) -> None:
+def test_only_the_first_call_settles(collector) -> None:
     collector.settle()
     gc.unfreeze()
 
@@ -42,13 +41,16 @@ def test_only_the_first_call_settles(fresh_collector) -> None:
     assert gc.get_freeze_count() == 0
 
 
-async def test_the_process_s_hub_settles_the_collector_when_it_is_made(
-    fresh_collector, monkeypatch
+async def test_the_live_side_settles_the_collector_as_it_serves_its_first_socket(
+    collector,
 ) -> None:
-    monkeypatch.setattr(table_hub, "_hub", None)
+    async def app(scope, receive, send) -> None:
+        return None
 
-    hub = table_hub.TableHub.here()
+    side = LiveSide(app, collector=collector)
+    assert not collector.settled
 
-    assert collector._settled and gc.get_freeze_count() > 0
-    for task in hub._tasks:
-        task.cancel()
+    await side({"type": "websocket", "path": "/ws/lobby/"}, None, None)
+
+    assert collector.settled and gc.get_freeze_count() > 0
+    await side.hub().close()

@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -16,10 +15,10 @@ from django.utils import timezone
 
 from accounts.models import Sanction
 from games.live import consumers
-from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage
 from games.services import chat
 from moderation import actions as moderation
+from tests.games.live.sockets import SOCKETS
 from tests.games.live.test_consumers_hostile import closed_with, signed_in_socket
 from tests.games.live.test_consumers_table import connect
 
@@ -153,7 +152,7 @@ async def test_a_banned_players_socket_closes_and_cannot_reconnect_as_them(table
     assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     again = WebsocketCommunicator(
-        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        AuthMiddlewareStack(SOCKETS),
         f"/ws/tables/{table.pk}/",
         headers=[(b"cookie", cookie)],
     )

@@ -10,7 +10,6 @@ import time
 import pytest
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.models import Session
@@ -18,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.live import consumers, limits
-from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage, Game, Seat
 from games.services import moves
+from tests.games.live.sockets import SOCKETS
 from tests.games.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -144,7 +143,7 @@ async def test_a_client_closed_for_flooding_is_refused_at_the_handshake_for_a_wh
     def reopening(client: Client) -> WebsocketCommunicator:
         """As the site mounts the sockets (taki_site.asgi), with the client's session cookie."""
         cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-        app = limits.RefuseFlooders(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        app = limits.RefuseFlooders(AuthMiddlewareStack(SOCKETS))
         return WebsocketCommunicator(app, f"/ws/tables/{table.pk}/", headers=[(b"cookie", cookie)])
 
     reads = []
@@ -192,9 +191,7 @@ async def test_a_flooding_socket_holds_up_no_other_table(
 async def test_a_person_may_not_open_more_than_a_few_sockets_at_one_table(table, alice) -> None:
     sockets = [await connect(table, alice) for _ in range(consumers.SOCKETS_PER_PERSON_AND_TABLE)]
 
-    one_too_many = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
-    )
+    one_too_many = WebsocketCommunicator(SOCKETS, f"/ws/tables/{table.pk}/")
     one_too_many.scope["user"] = alice
     connected, _ = await one_too_many.connect()
 
@@ -214,7 +211,7 @@ async def signed_in_socket(table, user) -> tuple[WebsocketCommunicator, Client]:
     await database_sync_to_async(client.force_login)(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     socket = WebsocketCommunicator(
-        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        AuthMiddlewareStack(SOCKETS),
         f"/ws/tables/{table.pk}/",
         headers=[(b"cookie", cookie)],
     )

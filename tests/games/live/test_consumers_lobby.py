@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.live.routing import websocket_urlpatterns
 from games.services import tables
+from tests.games.live.sockets import SOCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def test_the_lobby_receives_a_table_when_it_is_opened(alice) -> None:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/lobby/")
     socket.scope["user"] = AnonymousUser()
     connected, _ = await socket.connect()
     assert connected
@@ -36,7 +35,7 @@ async def test_the_lobby_receives_a_table_when_it_is_opened(alice) -> None:
 async def test_a_pushed_table_can_be_joined_without_a_csrf_token_in_the_html(alice, bob) -> None:
     # A fragment pushed over the socket is rendered without a request, so its forms carry no
     # CSRF token: the Join button must post with htmx, which sends the page's token in a header.
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/lobby/")
     socket.scope["user"] = bob
     assert (await socket.connect())[0]
 
@@ -50,7 +49,7 @@ async def test_a_pushed_table_can_be_joined_without_a_csrf_token_in_the_html(ali
 
 
 async def test_a_visitor_is_asked_to_log_in_to_join_a_pushed_table(alice) -> None:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/lobby/")
     socket.scope["user"] = AnonymousUser()
     assert (await socket.connect())[0]
 

@@ -8,15 +8,14 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from games.live import restarts
-from games.live.routing import websocket_urlpatterns
 from games.models import PoolEntry
 from games.services import broadcast, quickmatch
+from tests.games.live.sockets import SOCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +23,7 @@ enter = database_sync_to_async(quickmatch.enter)
 
 
 async def pool_page(user) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/pool/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/pool/")
     socket.scope["user"] = user
     connected, _ = await socket.connect()
     assert connected
@@ -135,7 +134,7 @@ async def test_the_page_closes_when_its_person_logs_out_elsewhere(alice) -> None
 
 
 async def test_a_visitor_without_a_log_in_is_refused() -> None:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/pool/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/pool/")
     socket.scope["user"] = AnonymousUser()
 
     connected, code = await socket.connect()

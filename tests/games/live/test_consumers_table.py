@@ -9,15 +9,14 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games.live.routing import websocket_urlpatterns
 from games.models import Game, Move
-from games.services import broadcast
+from games.services import presence
 from games.services.broadcast import group_name
+from tests.games.live.sockets import SOCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,9 +51,7 @@ def table(make_table, bob, rig):
 
 
 async def connect(table, user) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
-    )
+    communicator = WebsocketCommunicator(SOCKETS, f"/ws/tables/{table.pk}/")
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
     assert connected
@@ -193,7 +190,7 @@ async def members(layer, group: str) -> int:
 
 
 async def test_each_socket_is_sent_the_table_in_its_own_language(table, alice, bob) -> None:
-    spanish = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/")
+    spanish = WebsocketCommunicator(SOCKETS, f"/ws/tables/{table.pk}/")
     spanish.scope["user"] = alice
     spanish.scope["headers"] = [(b"accept-language", b"es")]
     assert (await spanish.connect())[0]
@@ -257,9 +254,7 @@ async def test_malformed_json_is_refused_to_that_socket_only(table, alice, bob) 
 
 async def test_a_private_table_refuses_a_stranger_without_the_invite(make_table, carol) -> None:
     table = await _private_table(make_table)
-    communicator = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/tables/{table.pk}/"
-    )
+    communicator = WebsocketCommunicator(SOCKETS, f"/ws/tables/{table.pk}/")
     communicator.scope["user"] = carol
 
     connected, _ = await communicator.connect()
@@ -339,7 +334,7 @@ async def test_a_table_left_by_every_socket_here_is_read_again_when_one_comes_ba
 ) -> None:
     from channels.db import database_sync_to_async
 
-    from games.services import broadcast, moves
+    from games.services import moves
 
     alice_socket = await connect(table, alice)
     bob_socket = await connect(table, bob)  # bob comes online: the seats are drawn again
@@ -350,7 +345,7 @@ async def test_a_table_left_by_every_socket_here_is_read_again_when_one_comes_ba
     await database_sync_to_async(moves.submit_action)(
         table.pk, alice, {"type": "play", "card": "red:7", "version": 0}
     )
-    await asyncio.gather(*broadcast._sending)  # its broadcast has reached no socket here
+    await SOCKETS.hub().sends.done()  # its broadcast has reached no socket here
 
     alice_socket = await connect(table, alice)
     bob_socket = await connect(table, bob)
@@ -388,13 +383,13 @@ async def test_a_socket_s_first_push_is_the_table_as_stored_not_as_held_here(
 async def test_the_hub_keeps_the_people_of_its_open_sockets_online(
     table, alice, monkeypatch
 ) -> None:
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
-    monkeypatch.setattr(broadcast, "PRESENCE_REFRESH", 0.2)
+    monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
+    monkeypatch.setattr(presence, "PRESENCE_REFRESH", 0.2)
     socket = await connect(table, alice)
     await latest(socket)
 
     await asyncio.sleep(1.5)  # longer than a count lives unless it is kept
 
-    online = await database_sync_to_async(broadcast.connected_users)(table.pk, [alice.pk])
+    online = await database_sync_to_async(presence.connected_users)(table.pk, [alice.pk])
     assert online == {alice.pk}
     await socket.disconnect()

@@ -4,12 +4,11 @@ sockets by opening page after page."""
 from __future__ import annotations
 
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from games.live import consumers
-from games.live.routing import websocket_urlpatterns
+from tests.games.live.sockets import SOCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +24,7 @@ def table(make_table, bob):
 
 
 def opening(path: str, user=None, address: str = "203.0.113.7") -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    socket = WebsocketCommunicator(SOCKETS, path)
     socket.scope["user"] = user or AnonymousUser()
     socket.scope["client"] = [address, 50000]
     return socket

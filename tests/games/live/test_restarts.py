@@ -10,14 +10,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from games.live import restarts
-from games.live.routing import websocket_urlpatterns
 from games.models import ChatMessage
 from games.services import moves
+from tests.games.live.sockets import SOCKETS
 from tests.games.live.test_consumers_table import ALICE_HAND, BOB_HAND, connect, game_state, latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,7 +58,7 @@ async def play_red_7(socket: WebsocketCommunicator) -> None:
 
 
 async def lobby_socket() -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    socket = WebsocketCommunicator(SOCKETS, "/ws/lobby/")
     socket.scope["user"] = AnonymousUser()
     assert (await socket.connect())[0]
     return socket

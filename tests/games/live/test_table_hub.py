@@ -14,7 +14,9 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import presenters
+from games.live.server import HubTransport
 from games.live.table_hub import TableHub
+from games.services import broadcast
 from games.services.broadcast import group_name
 from lib.channel_layers import PacedInMemoryChannelLayer
 from tests.play import play_next_move
@@ -89,8 +91,13 @@ def stored(monkeypatch) -> Stored:
 async def hub() -> AsyncIterator[TableHub]:
     hub = TableHub(InMemoryChannelLayer())
     yield hub
-    for task in hub._tasks:
-        task.cancel()
+    await hub.close()
+
+
+def serving(hub: TableHub) -> TableHub:
+    """Give the services ``hub`` as their transport, as a server process's live side does."""
+    broadcast.serve_through(HubTransport(hub))
+    return hub
 
 
 def change(table_id: int, version: int | None = None) -> dict[str, Any]:
@@ -207,25 +214,24 @@ play_one = database_sync_to_async(play_next_move)
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_state_handed_in_process_is_drawn_without_a_database_read(
+async def test_a_change_handed_in_process_is_drawn_without_a_database_read(
     game_table, alice, bob, counted_reads
 ) -> None:
-    hub = TableHub(get_channel_layer())  # the process's listener from now on
+    hub = serving(TableHub(get_channel_layer()))
     socket = FakeSocket(user=alice)
     hub.join(game_table.pk, socket)
     await until(lambda: len(socket.pushed) == 1)
     handed = []
     move_stored = hub.move_stored
-    hub.move_stored = lambda state: (handed.append(state), move_stored(state))
+    hub.move_stored = lambda change: (handed.append(change), move_stored(change))
 
     version = await play_one(game_table, alice, bob)
 
     await until(lambda: len(socket.pushed) == 2)
-    assert [state.game.version for state in handed] == [version]
+    assert [change.version for change in handed] == [version]
     assert socket.pushed[1].version == version
     assert counted_reads == [game_table.pk]  # the join's read only
-    for task in hub._tasks:
-        task.cancel()
+    await hub.close()
 
 
 class CountingLayer(PacedInMemoryChannelLayer):
@@ -255,7 +261,7 @@ async def test_a_move_with_every_socket_of_the_table_here_crosses_no_layer(
     game_table, alice, bob, counted_reads
 ) -> None:
     layer = CountingLayer()
-    hub = TableHub(layer)
+    hub = serving(TableHub(layer))
     sockets = [FakeSocket(user=alice), FakeSocket(user=bob), FakeSocket()]
     for socket in sockets:
         hub.join(game_table.pk, socket)
@@ -270,8 +276,7 @@ async def test_a_move_with_every_socket_of_the_table_here_crosses_no_layer(
     await settled(hub)
     assert [message["type"] for message in layer.sent] == ["hub.joined"]
     assert counted_reads == [game_table.pk] * 3  # the joins' reads only
-    for task in hub._tasks:
-        task.cancel()
+    await hub.close()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -279,14 +284,13 @@ async def test_a_move_at_a_table_with_no_socket_here_goes_to_its_group(
     game_table, alice, bob
 ) -> None:
     layer = CountingLayer()
-    hub = TableHub(layer)
+    hub = serving(TableHub(layer))
 
     version = await play_one(game_table, alice, bob)
 
     await until(lambda: bool(layer.sent))
     assert layer.sent == [{"type": "table.update", "table": game_table.pk, "version": version}]
-    for task in hub._tasks:
-        task.cancel()
+    await hub.close()
 
 
 async def test_a_hub_that_joins_is_answered_with_the_newest_version_sent_here(hub, stored) -> None:
@@ -356,3 +360,28 @@ async def test_the_last_socket_leaving_tells_the_table_s_group_what_it_was_sent(
 
     left = await asyncio.wait_for(hub.layer.receive(other), 2)
     assert left == {"type": "hub.left", "table": 1, "from": hub.channel_name, "version": 5}
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        {"format": "taki-change/2", "table": {"id": 1, "status": "playing"}},
+        {"format": "taki-change/1", "table": {"id": 1}},
+        "a pickle from another version of the site",
+    ],
+)
+async def test_a_change_this_process_cannot_read_makes_it_read_the_table(
+    hub, stored, sent, caplog
+) -> None:
+    socket = FakeSocket()
+    hub.join(1, socket)
+    await settled(hub)
+    stored[1] = 5
+
+    await hub.layer.group_send(group_name(1), {**change(1, 5), "change": sent})
+
+    await until(lambda: len(socket.pushed) == 2)
+    assert socket.pushed[-1].version == 5
+    assert stored.reads == [1, 1]  # the join's, and this one
+    assert hub.versions[1] == 5
+    assert "a move's change from another process was not read" in caplog.text

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import presenters
 from games.models import Table
-from games.services import broadcast, no_shows
+from games.services import no_shows, presence
 from tests.play import matched
 
 pytestmark = pytest.mark.usefixtures("nobody_connected")
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("nobody_connected")
 def aborted(alice, bob) -> Table:
     """alice and bob matched in the untimed duel pool; alice came, bob never did."""
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     no_shows.abort_no_shows(table.created_at + timedelta(seconds=31))
     return table
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from games import presenters
-from games.services import broadcast
+from games.services import presence
 from tests.games.presenters.helpers import game_of, seen_by
 
 pytestmark = pytest.mark.django_db
 
 
 def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) -> None:
-    broadcast.socket_opened(table.pk, bob)
+    presence.socket_opened(table.pk, bob)
 
     seats = seen_by(table, alice)["seats"]
 
@@ -23,7 +23,7 @@ def test_every_seat_shows_its_hand_size_and_whose_turn_it_is(table, alice, bob) 
     ]
     assert [s.connected for s in seats] == [False, True]
     assert seats[1].deadline == game_of(table).turn_deadline
-    broadcast.socket_closed(table.pk, bob)
+    presence.socket_closed(table.pk, bob)
     assert seen_by(table, alice)["seats"][1].connected is False
 
 

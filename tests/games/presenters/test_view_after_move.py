@@ -1,12 +1,14 @@
-"""The process that stores a move draws the table from the state it holds, not a read back.
+"""A table is drawn from the change a move made (``taki-change/1``), not read back.
 
 Each view built by ``presenters.view_after_move`` must be the very view ``read_table`` gives
-after the same move, for every viewer, or the sockets of the process that stored the move
-would show a table the others do not.
+after the same move, for every viewer, whether the change was handed over in the process that
+stored the move or came from another process as JSON: or the sockets of one process would show
+a table the others do not.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 
@@ -18,6 +20,7 @@ from games.engine import make_bot
 from games.models import Game
 from games.presenters import fragments as presenters_fragments
 from games.services import moves
+from games.services.changes import TableChange
 
 
 def test_a_view_after_each_move_is_the_view_read_back(make_table, alice, bob, carol, states):
@@ -41,15 +44,17 @@ def test_a_view_after_each_move_is_the_view_read_back(make_table, alice, bob, ca
             action = bot.choose(engine, seat).to_json()
             moves.submit_action(table.pk, users[seat], {**action, "version": game.version})
         # A bot may play several moves in one go (its TAKI run): each builds on the one before.
-        for state in states[handed:]:
-            built = previous = presenters.view_after_move(state, previous)
+        for change in states[handed:]:
+            sent = TableChange.from_json(json.loads(json.dumps(change.to_json())))
+            built = presenters.view_after_move(change, previous)
+            assert presenters.view_after_move(sent, previous) == built
+            previous = built
         handed = len(states)
         read = presenters.read_table(table.pk)
         assert built == read
         for viewer in viewers:
-            assert presenters.table_fragments(built, viewer) == presenters.table_fragments(
-                read, viewer
-            )
+            drawn = presenters.table_fragments(built, viewer)
+            assert drawn == presenters.table_fragments(read, viewer)
     assert Game.objects.get(table=table).finished, "the game should have been played out"
     assert built.result is not None and built.engine is None
 
@@ -70,7 +75,7 @@ def test_a_view_that_is_not_the_one_before_is_not_built_on(make_table, alice, bo
     before = presenters.read_table(table.pk)
     for _ in range(2):
         play_one(table, make_bot("greedy", random.Random(1)), alice, bob)
-    # The second move's state does not follow the view from before the first: it must be read.
+    # The second move's change does not follow the view from before the first: it must be read.
     assert presenters.view_after_move(states[1], before) is None
     assert presenters.view_after_move(states[1], None) is None
 

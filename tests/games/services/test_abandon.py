@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import clock
 from games.models import Game, Table
-from games.services import abandon, broadcast, tables
+from games.services import abandon, presence, tables
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]
 
@@ -37,7 +37,7 @@ def test_an_untimed_table_nobody_has_open_is_ended_as_abandoned(quiet_table) -> 
 
 
 def test_a_table_someone_has_open_goes_on(quiet_table, bob) -> None:
-    broadcast.socket_opened(quiet_table.pk, bob)
+    presence.socket_opened(quiet_table.pk, bob)
 
     assert abandon.end_abandoned() == []
     assert status_of(quiet_table) == Table.Status.PLAYING

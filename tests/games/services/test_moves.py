@@ -12,9 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import make_bot
 from games.models import Game, Move, Table
-from games.services import broadcast, history, moves
+from games.services import history, moves
 from games.services.errors import ServiceError
-from tests.play import unkeyed
 from tests.side_by_side import side_by_side
 
 pytestmark = pytest.mark.django_db
@@ -128,26 +127,27 @@ def test_it_refuses_a_stale_version(table, alice) -> None:
     assert code == "stale"
 
 
-def test_a_stale_version_is_refused_before_the_game_is_locked(table, alice) -> None:
+def test_a_stale_version_is_refused_under_the_game_s_lock_and_writes_nothing(table, alice) -> None:
     submit(table, alice, type="play", card="red:3")
 
     with CaptureQueriesContext(connection) as queries, pytest.raises(ServiceError) as caught:
         moves.submit_action(table.pk, alice, {"type": "draw", "version": 0})
 
     assert caught.value.code == "stale"
-    assert [query["sql"].split()[0] for query in queries] == ["SELECT"]
-    assert "FOR UPDATE" not in queries[0]["sql"]
+    statements = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
+    assert [sql.split()[0] for sql in statements] == ["SELECT"]  # the lock, then the refusal
+    assert Game.objects.get(table=table).version == 1
 
 
-def test_storing_a_move_takes_four_queries_and_keeps_the_last_digest_on_the_game(
+def test_storing_a_move_takes_three_queries_and_keeps_the_last_digest_on_the_game(
     table, alice
 ) -> None:
     with CaptureQueriesContext(connection) as queries:
         moves.submit_action(table.pk, alice, {"type": "play", "card": "red:3", "version": 0})
 
     statements = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
-    # Read the version, lock the game and read its seats, log the move, save the game.
-    assert [sql.split()[0] for sql in statements] == ["SELECT", "SELECT", "INSERT", "UPDATE"]
+    # Lock the game and read its seats, log the move, save the game.
+    assert [sql.split()[0] for sql in statements] == ["SELECT", "INSERT", "UPDATE"]
     game = Game.objects.get(table=table)
     assert game.last_digest == game.moves.get(seq=0).digest
 
@@ -266,20 +266,16 @@ def test_a_move_of_ones_own_resets_the_count_of_timeouts(table, alice) -> None:
 
 
 def test_the_move_is_broadcast_after_commit(
-    table, alice, monkeypatch, django_capture_on_commit_callbacks
+    table, alice, told, django_capture_on_commit_callbacks
 ) -> None:
-    sent = []
-    monkeypatch.setattr(
-        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
-    )
-
     with django_capture_on_commit_callbacks() as callbacks:
         submit(table, alice, type="draw")
-        assert sent == []
+        assert told.sent == [] and told.changes == []
 
     assert len(callbacks) == 1
     callbacks[0]()
-    assert sent == [
+    assert [change.version for change in told.changes] == [1]  # no live side here takes it
+    assert told.sent == [
         (f"table-{table.pk}", {"type": "table.update", "table": table.pk, "version": 1})
     ]
 

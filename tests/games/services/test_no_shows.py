@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import clock
 from games.models import Game, PoolEntry, RatingChange, Table
-from games.services import broadcast, moves, no_shows, quickmatch, stats
+from games.services import moves, no_shows, presence, quickmatch, stats
 from tests.play import matched
 from tests.side_by_side import side_by_side
 
@@ -31,7 +31,7 @@ def test_a_matched_untimed_table_that_a_player_never_opened_is_aborted_for_no_on
     alice, bob
 ) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
 
     assert no_shows.abort_no_shows(after(table, 31)) == [table.pk]
 
@@ -45,7 +45,7 @@ def test_a_matched_untimed_table_that_a_player_never_opened_is_aborted_for_no_on
 
 def test_the_player_who_came_goes_back_to_the_head_of_the_pool(alice, bob, carol) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     quickmatch.enter(carol, "duel-untimed", now=table.created_at - timedelta(minutes=1))
 
     no_shows.abort_no_shows(after(table, 31))
@@ -58,7 +58,7 @@ def test_the_player_who_came_goes_back_to_the_head_of_the_pool(alice, bob, carol
 
 def test_back_in_an_empty_pool_the_player_has_waited_since_the_match(alice, bob) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
 
     no_shows.abort_no_shows(after(table, 31))
 
@@ -67,7 +67,7 @@ def test_back_in_an_empty_pool_the_player_has_waited_since_the_match(alice, bob)
 
 def test_nothing_is_aborted_within_thirty_seconds_of_the_match(alice, bob) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
 
     assert no_shows.abort_no_shows(after(table, 29)) == []
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
@@ -75,9 +75,9 @@ def test_nothing_is_aborted_within_thirty_seconds_of_the_match(alice, bob) -> No
 
 def test_a_player_who_came_and_is_reloading_the_page_has_come(alice, bob) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
-    broadcast.socket_opened(table.pk, bob)
-    broadcast.socket_closed(table.pk, bob)  # the page reloads: no socket for a moment
+    presence.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, bob)
+    presence.socket_closed(table.pk, bob)  # the page reloads: no socket for a moment
 
     assert no_shows.abort_no_shows(after(table, 31)) == []
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
@@ -88,9 +88,9 @@ def test_a_player_who_has_played_has_come(alice, bob) -> None:
     game = Game.objects.get(table=table)
     first = User.objects.get(username=game.players[game.first_player])
     other = bob if first == alice else alice
-    broadcast.socket_opened(table.pk, other)
+    presence.socket_opened(table.pk, other)
     moves.submit_action(table.pk, first, {"type": "draw", "version": 0})
-    broadcast.socket_closed(table.pk, first)
+    presence.socket_closed(table.pk, first)
     cache.delete(f"taki:arrived:{table.pk}:{first.pk}")  # forgotten by the cache: the move says
 
     assert no_shows.abort_no_shows(after(table, 31)) == []
@@ -98,7 +98,7 @@ def test_a_player_who_has_played_has_come(alice, bob) -> None:
 
 def test_a_timed_matched_table_is_left_to_the_turn_clock(alice, bob) -> None:
     table = matched(alice, bob, pool="duel-15")
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
 
     assert no_shows.abort_no_shows(after(table, 31)) == []
 
@@ -112,7 +112,7 @@ def test_a_table_nobody_came_to_is_left_to_the_abandon_rule(alice, bob) -> None:
 
 def test_the_clock_aborts_the_table_on_its_tick(alice, bob, monkeypatch) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
 
     assert clock.sweep_no_shows(after(table, 31)) == [table.pk]
@@ -122,7 +122,7 @@ def test_the_clock_aborts_the_table_on_its_tick(alice, bob, monkeypatch) -> None
 @pytest.mark.django_db(transaction=True)  # as a process of its own: no test transaction around
 def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob, monkeypatch) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     Table.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(seconds=31))
     monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
 
@@ -134,7 +134,7 @@ def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob, m
 
 def test_an_aborted_no_show_is_not_counted_among_a_player_s_aborted_games(alice, bob) -> None:
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     no_shows.abort_no_shows(after(table, 31))
 
     assert stats.leaver_stats(alice)["aborted"] == 0
@@ -146,7 +146,7 @@ def test_two_clocks_at_once_abort_the_table_once_and_put_the_player_back_once() 
     alice = User.objects.create_user("alice")
     bob = User.objects.create_user("bob")
     table = matched(alice, bob)
-    broadcast.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
     results = side_by_side(lambda: no_shows.abort_no_shows(after(table, 31)))
 
     assert sorted(results) == [[], [table.pk]]

@@ -1,152 +1,169 @@
 """Who is connected to a table: atomic counters in the shared cache that expire unless their
-sockets keep them alive, so a process killed with sockets open does not leave people online."""
+sockets keep them alive, so a process killed with sockets open does not leave people online.
+
+The cache's clock is the test's (``later``): on the in-process cache the wall clock is moved
+on, on Redis every key's time to live is shortened by as much, as if that long had passed.
+"""
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 
 import pytest
+import redis
+import time_machine
 from django.core.cache import cache
 
-from games.services import broadcast
+from games.services import presence
 from lib.env import cache_config
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True, params=["locmem", "redis"])
-def shared_cache(request, settings):
+@pytest.fixture(params=["locmem", "redis"])
+def later(request, settings) -> Iterator[Callable[[float], None]]:
     """Each test runs on the in-process cache and on a real Redis, as several processes share
-    it (REDIS_URL)."""
+    it (REDIS_URL); ``later(seconds)`` moves the cache's clock on by ``seconds``."""
     if request.param == "redis":
-        settings.CACHES = cache_config(request.getfixturevalue("redis_url"))
+        url = request.getfixturevalue("redis_url")
+        settings.CACHES = cache_config(url)
+        cache.clear()
+        client = redis.Redis.from_url(url)
+
+        def pass_time(seconds: float) -> None:
+            for key in client.scan_iter(match="taki:*"):
+                left = client.pttl(key)
+                if left < 0:
+                    continue  # no time to live: kept for good
+                if left <= seconds * 1000:
+                    client.delete(key)
+                else:
+                    client.pexpire(key, left - int(seconds * 1000))
+
+        yield pass_time
+        client.close()
+        return
     cache.clear()
+    with time_machine.travel(datetime.now(UTC), tick=True) as traveller:
+        yield traveller.shift
 
 
 def online(table, *users) -> set[int]:
-    return broadcast.connected_users(table.pk, [user.pk for user in users])
+    return presence.connected_users(table.pk, [user.pk for user in users])
 
 
-def test_a_person_is_online_while_any_of_their_sockets_is_open(make_table, alice, bob) -> None:
+def test_a_person_is_online_while_any_of_their_sockets_is_open(
+    later, make_table, alice, bob
+) -> None:
     table = make_table(players=[bob])
 
-    broadcast.socket_opened(table.pk, alice)
-    broadcast.socket_opened(table.pk, alice)
-    broadcast.socket_closed(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
+    presence.socket_closed(table.pk, alice)
     assert online(table, alice, bob) == {alice.pk}
 
-    broadcast.socket_closed(table.pk, alice)
+    presence.socket_closed(table.pk, alice)
     assert online(table, alice, bob) == set()
 
 
 def test_only_a_first_socket_and_a_last_one_redraw_the_seats(
-    make_table, alice, monkeypatch, django_capture_on_commit_callbacks
+    later, make_table, alice, told, django_capture_on_commit_callbacks
 ) -> None:
     table = make_table()
-    sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, message: sent.append(message))
 
     with django_capture_on_commit_callbacks(execute=True):
-        broadcast.socket_opened(table.pk, alice)
-        broadcast.socket_opened(table.pk, alice)  # a second tab: nobody sees a change
-        broadcast.socket_closed(table.pk, alice)
-        broadcast.socket_closed(table.pk, alice)
+        presence.socket_opened(table.pk, alice)
+        presence.socket_opened(table.pk, alice)  # a second tab: nobody sees a change
+        presence.socket_closed(table.pk, alice)
+        presence.socket_closed(table.pk, alice)
 
-    assert [message["type"] for message in sent] == ["table.presence", "table.presence"]
+    assert [message["type"] for message in told.messages()] == ["table.presence", "table.presence"]
 
 
-def test_the_count_of_a_killed_process_expires(make_table, alice, monkeypatch) -> None:
+def test_the_count_of_a_killed_process_expires(later, make_table, alice) -> None:
     table = make_table()
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
 
-    broadcast.socket_opened(table.pk, alice)  # its process dies: no close ever comes
+    presence.socket_opened(table.pk, alice)  # its process dies: no close ever comes
+    later(presence.PRESENCE_TTL - 1)
     assert online(table, alice) == {alice.pk}
-    time.sleep(1.2)
+    later(2)
 
     assert online(table, alice) == set()
 
 
-def test_an_open_socket_keeps_its_person_online(make_table, alice, monkeypatch) -> None:
+def test_an_open_socket_keeps_its_person_online(later, make_table, alice) -> None:
     table = make_table()
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
 
-    broadcast.socket_opened(table.pk, alice)
-    for _ in range(3):
-        time.sleep(0.5)
-        broadcast.socket_alive(table.pk, alice)
+    presence.socket_opened(table.pk, alice)
+    for _ in range(5):
+        later(presence.PRESENCE_REFRESH)
+        presence.socket_alive(table.pk, alice)
 
     assert online(table, alice) == {alice.pk}
 
 
-def test_a_socket_alive_after_its_count_expired_counts_again(
-    make_table, alice, monkeypatch
-) -> None:
+def test_a_socket_alive_after_its_count_expired_counts_again(later, make_table, alice) -> None:
     table = make_table()
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
-    broadcast.socket_opened(table.pk, alice)
-    time.sleep(1.2)
+    presence.socket_opened(table.pk, alice)
+    later(presence.PRESENCE_TTL + 1)
 
-    broadcast.socket_alive(table.pk, alice)
+    presence.socket_alive(table.pk, alice)
 
     assert online(table, alice) == {alice.pk}
-    broadcast.socket_closed(table.pk, alice)
+    presence.socket_closed(table.pk, alice)
     assert online(table, alice) == set()
 
 
 def test_a_killed_process_s_people_show_offline_within_seconds() -> None:
     # Lichess shows a player gone within seconds: a count no process keeps expires within
     # PRESENCE_TTL, and a living process refreshes it several times within that.
-    assert broadcast.PRESENCE_TTL <= 15
-    assert broadcast.PRESENCE_REFRESH * 3 <= broadcast.PRESENCE_TTL
+    assert presence.PRESENCE_TTL <= 15
+    assert presence.PRESENCE_REFRESH * 3 <= presence.PRESENCE_TTL
 
 
 def test_a_process_keeps_all_its_people_counted_at_once(
-    make_table, alice, bob, carol, monkeypatch
+    later, make_table, alice, bob, carol
 ) -> None:
     first, second = make_table(), make_table(host=bob)
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
     for table, person in ((first, alice), (first, carol), (second, bob)):
-        broadcast.socket_opened(table.pk, person)
+        presence.socket_opened(table.pk, person)
 
-    for _ in range(3):
-        time.sleep(0.5)
-        broadcast.people_alive([(first.pk, alice.pk), (first.pk, carol.pk), (second.pk, bob.pk)])
+    for _ in range(5):
+        later(presence.PRESENCE_REFRESH)
+        presence.people_alive([(first.pk, alice.pk), (first.pk, carol.pk), (second.pk, bob.pk)])
 
     assert online(first, alice, carol) == {alice.pk, carol.pk}
     assert online(second, bob) == {bob.pk}
 
 
 def test_a_count_kept_after_it_expired_redraws_the_seats(
-    make_table, alice, monkeypatch, django_capture_on_commit_callbacks
+    later, make_table, alice, told, django_capture_on_commit_callbacks
 ) -> None:
     table = make_table()
-    monkeypatch.setattr(broadcast, "PRESENCE_TTL", 1)
-    broadcast.socket_opened(table.pk, alice)
-    time.sleep(1.2)
-    sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, message: sent.append(message))
+    presence.socket_opened(table.pk, alice)
+    later(presence.PRESENCE_TTL + 1)
 
     with django_capture_on_commit_callbacks(execute=True):
-        broadcast.people_alive([(table.pk, alice.pk)])
+        presence.people_alive([(table.pk, alice.pk)])
 
     assert online(table, alice) == {alice.pk}
-    assert [message["type"] for message in sent] == ["table.presence"]
+    assert [message["type"] for message in told.messages()] == ["table.presence"]
 
 
 def test_a_process_with_thousands_of_people_keeps_every_count(
-    make_table, monkeypatch, django_capture_on_commit_callbacks
+    later, make_table, told, django_capture_on_commit_callbacks
 ) -> None:
     # The in-process cache once dropped a third of its keys past 300: people still at their
     # tables showed offline, and every refresh drew their tables' seats again.
     table = make_table()
     people = range(1, 2001)
     pairs = [(table.pk, person) for person in people]
-    broadcast.people_alive(pairs)
-    sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, message: sent.append(message))
+    presence.people_alive(pairs)
+    told.sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        broadcast.people_alive(pairs)
+        presence.people_alive(pairs)
 
-    assert sent == []
-    assert broadcast.connected_users(table.pk, people) == set(people)
+    assert told.messages() == []
+    assert presence.connected_users(table.pk, people) == set(people)

@@ -11,7 +11,7 @@ from games.engine import GameState
 from games.engine.bots import BOTS, LEVELS
 from games.engine.cards import is_full_deck
 from games.models import BOT_LEVELS, Game, Seat, Table
-from games.services import broadcast, history, starting, tables
+from games.services import history, starting, tables
 from games.services.errors import ServiceError
 from tests.play import unkeyed
 
@@ -314,25 +314,21 @@ def test_the_lobby_lists_the_open_public_tables_with_their_seats_taken(
 
 
 def test_changes_reach_the_lobby_only_after_commit(
-    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+    alice, bob, told, django_capture_on_commit_callbacks
 ) -> None:
-    sent = []
-    monkeypatch.setattr(
-        broadcast, "_group_send", lambda group, msg: sent.append((group, unkeyed(msg)))
-    )
 
     with django_capture_on_commit_callbacks() as callbacks:
         table = tables.create_table(alice, name="Later", seat_count=2)
         tables.join_table(table.pk, bob)
-        assert sent == []
+        assert told.sent == []
 
     for callback in callbacks:
         callback()
-    assert ("lobby", {"type": "lobby.update"}) in sent
+    assert ("lobby", {"type": "lobby.update"}) in sent(told)
     assert (
         f"table-{table.pk}",
         {"type": "table.update", "table": table.pk, "version": None},
-    ) in sent
+    ) in sent(told)
 
 
 # ------------------------------------------------------------------ a play ban closes every door
@@ -431,3 +427,8 @@ def test_the_site_offers_the_engines_levels_in_their_order_and_plays_every_seat_
     assert [name for name, _label in BOT_LEVELS] == [level.name for level in LEVELS]
     assert set(BOTS) >= tables.SEAT_BOTS
     assert {"greedy", "random"} <= tables.SEAT_BOTS  # the names stored seats already hold
+
+
+def sent(told) -> list[tuple[str, dict]]:
+    """What the services sent, each message without its random key."""
+    return [(group, unkeyed(message)) for group, message in told.sent]

@@ -1,0 +1,83 @@
+"""A server process's live side: the table hub its sockets share, and the transport it gives the
+services.
+
+:class:`LiveSide` wraps the site's websocket routes (``games.live.routing.application``). On the
+event loop that serves them it makes the process's :class:`~games.live.table_hub.TableHub`, hands
+it to each table socket in the socket's scope (``scope["table_hub"]``), and gives the services
+their transport (``broadcast.serve_through``): from then on what they send after commit goes out
+from that loop, in order, and each move they store is handed to the hub, which draws it here and
+tells the other processes at the table. Daphne's process makes it when its reactor starts
+(``start_with_server``), so that the clock's first move already goes through it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from games.live.table_hub import TableHub
+from games.services import broadcast
+from games.services.changes import TableChange
+from lib import garbage_collection
+
+logger = logging.getLogger(__name__)
+
+
+class HubTransport:
+    """The services' transport in a process that serves sockets: sends are handed to the hub's
+    event loop and made there one after the other (not waited for: the one thread that runs
+    every database call of a process would otherwise idle until the loop, busy drawing tables,
+    gets round to it); a stored move's change is handed to the hub itself."""
+
+    def __init__(self, hub: TableHub) -> None:
+        self.hub = hub
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        try:
+            self.hub.loop.call_soon_threadsafe(self.hub.sends.group_send, group, message)
+        except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+            logger.warning("not sent to %s: the event loop is closed", group)
+
+    def move_stored(self, change: TableChange) -> bool:
+        return self.hub.move_stored(change)
+
+
+class LiveSide:
+    """ASGI middleware around the websocket routes: the table hub of the running event loop and
+    channel layer in each socket's scope, made (and given to the services) the first time one is
+    asked for on that loop."""
+
+    def __init__(
+        self, application: Any, collector: garbage_collection.Settling = garbage_collection.process
+    ) -> None:
+        self.application = application
+        self.collector = collector  # settled as the first socket is served
+        self._hub: TableHub | None = None
+
+    def hub(self) -> TableHub:
+        """The hub of the running event loop and channel layer; a new one (given to the
+        services as their transport) if there is none yet."""
+        layer = get_channel_layer()
+        hub = self._hub
+        if hub is None or hub.loop is not asyncio.get_running_loop() or hub.layer is not layer:
+            hub = self._hub = TableHub(layer)
+            broadcast.serve_through(HubTransport(hub))
+        return hub
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        self.collector.settle()  # a socket is served: start-up is over, its objects kept
+        return await self.application({**scope, "table_hub": self.hub()}, receive, send)
+
+    def start_with_server(self) -> None:
+        """Make the hub when Daphne's event loop starts (called from ``asgi.py``), as the clock
+        is started (``games.clock.start_with_server``). Outside Daphne this does nothing: the
+        hub is made when the first socket connects."""
+        if "daphne.server" not in sys.modules:
+            return
+        from twisted.internet import reactor
+
+        reactor.callLater(0, self.hub)
