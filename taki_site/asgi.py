@@ -34,6 +34,6 @@ application = ProtocolTypeRouter(
 # The live side first: the clock's first move already goes through its hub.
 live.start_with_server()
 if settings.CLOCK_IN_WEB:
-    clock.start_with_server()
+    clock.start_with_server(clock.Clock())
 # On SIGTERM the sockets are closed for a restart (1012) and reconnect elsewhere, not dropped.
 restarts.stop_gently_with_server()

@@ -23,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import GameState, Record
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from django.contrib.auth.models import AbstractBaseUser
 
 MIN_SEATS, MAX_SEATS = 2, 10  # R3
@@ -183,6 +185,14 @@ class Seat(models.Model):
         return ""
 
 
+class GameQuerySet(models.QuerySet):
+    def due(self, now: datetime) -> GameQuerySet:
+        """The running games that owe a move by ``now``: a bot's, or an R23 timeout."""
+        return self.filter(
+            next_due__lte=now, winner__isnull=True, table__status=Table.Status.PLAYING
+        )
+
+
 class Game(models.Model):
     """The game played at a table: the record's header and the engine's current snapshot."""
 
@@ -207,6 +217,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # A moderator took this rated game out of everyone's ratings (moderation.actions.void_rating).
     rating_voided_at = models.DateTimeField(_("rating voided at"), null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("game")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -133,16 +133,33 @@ def advance(
     default for a person whose deadline has passed: accept a pending +3; in their own TAKI run,
     close it, or pass where R14 forbids closing; otherwise draw. Three timeouts in a row give the
     seat to a bot. Each move goes through the same locked path as :func:`submit_action`; a bot
-    thinks (``think``: in this thread unless the caller gives another way, as the clock does)
-    with no lock held, and a choice the game has moved on from is dropped and thought again.
-    Loops until nothing is due by ``now``; a game that is not running is left alone.
+    thinks (``think``: in this thread unless the caller gives another way) with no lock held,
+    and a choice the game has moved on from is dropped and thought again. Loops until nothing is
+    due by ``now``; a game that is not running is left alone.
     """
-    now = now or timezone.now()
+    steps = advancing(game_id, now or timezone.now())
+    try:
+        turn = next(steps)
+        while True:
+            turn = steps.send(think(turn))
+    except StopIteration as done:
+        return done.value
+
+
+type Advancing = Generator[BotTurn, dict[str, Any], datetime | None]
+
+
+def advancing(game_id: int, now: datetime) -> Advancing:
+    """:func:`advance`, a step at a time, for a caller that thinks elsewhere (the clock, in its
+    worker processes): yields each bot's turn to think about and is sent the bot's choice, and
+    returns when the game is next due. Each step is one locked transaction, run in the thread
+    that resumes it."""
     next_due = None
     for _step in range(MAX_STEPS):  # a bound, against any bug that would keep a move due forever
         step = advance_step(game_id, now)
         if isinstance(step, BotTurn):
-            play_bot_move(step, think(step), now)
+            choice = yield step
+            play_bot_move(step, choice, now)
             continue
         done, next_due = step
         if done:

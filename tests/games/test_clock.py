@@ -1,4 +1,4 @@
-"""games.clock: the task that plays due bot moves and timeouts."""
+"""games.clock: the clock that plays due bot moves and timeouts."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ async def test_a_tick_advances_the_due_games(alice) -> None:
     game = await database_sync_to_async(make_bot_game)(alice)
     now = timezone.now() + timedelta(seconds=40)  # past any first deadline or bot pause
 
-    advanced = await clock.tick(now)
+    advanced = await clock.Clock().tick(now)
 
     assert advanced == 1
     game = await Game.objects.aget(pk=game.pk)
@@ -80,7 +80,7 @@ async def test_one_failing_game_does_not_stop_the_others(alice, monkeypatch, cap
     monkeypatch.setattr(moves, "advance_step", advance_step)
 
     with caplog.at_level(logging.ERROR, logger="games.clock"):
-        await clock.tick(timezone.now() + timedelta(seconds=40))
+        await clock.Clock().tick(timezone.now() + timedelta(seconds=40))
 
     assert (await Game.objects.aget(pk=second.pk)).version >= 1
     assert (await Game.objects.aget(pk=first.pk)).version == 0
@@ -98,9 +98,10 @@ async def test_the_running_clock_plays_the_bots_until_a_person_is_to_play(
     await database_sync_to_async(tables.start_game)(table.pk, alice)
     game = await database_sync_to_async(rig)(table, HANDS, first_player=1)
 
-    task = clock.ensure_clock()
+    running = clock.Clock()
+    task = running.start()
     try:
-        assert clock.ensure_clock() is task  # one clock per event loop
+        assert running.start() is task  # started once on its event loop
         for _ in range(100):
             await asyncio.sleep(0.05)
             game = await Game.objects.aget(pk=game.pk)
@@ -115,19 +116,18 @@ async def test_the_running_clock_plays_the_bots_until_a_person_is_to_play(
     assert (game.next_due, game.turn_deadline) == (None, None)
 
 
-async def test_the_clock_survives_an_error_and_ticks_again(monkeypatch, caplog) -> None:
+async def test_the_clock_survives_an_error_and_ticks_again(caplog) -> None:
     ticks = []
 
-    async def tick(now=None):
-        ticks.append(now)
-        if len(ticks) == 1:
-            raise RuntimeError("the database went away")
-        return 0
-
-    monkeypatch.setattr(clock, "tick", tick)
+    class Failing(clock.Clock):
+        async def tick(self, now=None):
+            ticks.append(now)
+            if len(ticks) == 1:
+                raise RuntimeError("the database went away")
+            return 0
 
     with caplog.at_level(logging.ERROR, logger="games.clock"):
-        task = asyncio.get_running_loop().create_task(clock.run_clock(interval=0.01))
+        task = asyncio.get_running_loop().create_task(Failing().run(interval=0.01))
         await asyncio.sleep(0.1)
         task.cancel()
 
@@ -206,17 +206,16 @@ class RecordingWorkers(ProcessPoolExecutor):
 
 
 @pytest.fixture
-def workers(monkeypatch):
-    """Install worker processes of the test's own in the clock: ``workers(choose)``."""
+def workers():
+    """Worker processes of the test's own: ``workers(choose)``, to give a clock."""
     made = []
 
-    def install(choose=thinking.choose) -> RecordingWorkers:
+    def make(choose=thinking.choose) -> RecordingWorkers:
         pool = RecordingWorkers(choose)
         made.append(pool)
-        monkeypatch.setattr(clock, "_thinkers", pool)
         return pool
 
-    yield install
+    yield make
     for pool in made:
         pool.shutdown(cancel_futures=True)
 
@@ -239,7 +238,7 @@ async def test_the_clock_plays_the_moves_the_bots_chose_in_its_worker_processes(
     pool = workers()
     game = await start_bots_game(alice, rig, monkeypatch)
 
-    await clock.tick(timezone.now() + timedelta(seconds=5))
+    await clock.Clock(thinkers=pool).tick(timezone.now() + timedelta(seconds=5))
 
     game = await Game.objects.aget(pk=game.pk)
     assert game.version == 2
@@ -257,10 +256,10 @@ async def test_the_clock_plays_the_moves_the_bots_chose_in_its_worker_processes(
 async def test_while_a_bot_thinks_the_event_loop_and_the_database_thread_are_free(
     alice, rig, workers, monkeypatch
 ) -> None:
-    workers(slow_choose)
+    slow = clock.Clock(thinkers=workers(slow_choose))
     game = await start_bots_game(alice, rig, monkeypatch)
     ticking = asyncio.get_running_loop().create_task(
-        clock.tick(timezone.now() + timedelta(seconds=5))
+        slow.tick(timezone.now() + timedelta(seconds=5))
     )
     await asyncio.sleep(0.2)  # the first bot is thinking by now
 
@@ -286,12 +285,11 @@ async def test_while_a_bot_thinks_the_event_loop_and_the_database_thread_are_fre
 async def test_a_bot_that_thinks_past_its_budget_plays_the_greedy_move(
     alice, rig, workers, monkeypatch, caplog
 ) -> None:
-    workers(slow_choose)
-    monkeypatch.setattr(clock, "THINK_BUDGET", 0.05)
+    hurried = clock.Clock(thinkers=workers(slow_choose), think_budget=0.05)
     game = await start_bots_game(alice, rig, monkeypatch)
 
     with caplog.at_level(logging.WARNING, logger="games.clock"):
-        await clock.tick(timezone.now() + timedelta(seconds=5))
+        await hurried.tick(timezone.now() + timedelta(seconds=5))
 
     assert (await Game.objects.aget(pk=game.pk)).version == 2
     assert "a greedy bot thought past its budget" in caplog.text
@@ -304,17 +302,16 @@ async def test_a_choice_the_game_moved_on_from_is_dropped_and_thought_again(
     game = await start_bots_game(alice, rig, monkeypatch)
     thought = []
 
-    async def think(turn):
-        thought.append(turn.version)
-        choice = thinking.choose(turn)
-        if len(thought) == 1:  # another clock plays this turn while this one thinks
-            played = await database_sync_to_async(moves.play_bot_move)(turn, choice)
-            assert played
-        return choice
+    class Overtaken(clock.Clock):
+        async def think(self, turn):
+            thought.append(turn.version)
+            choice = thinking.choose(turn)
+            if len(thought) == 1:  # another clock plays this turn while this one thinks
+                played = await database_sync_to_async(moves.play_bot_move)(turn, choice)
+                assert played
+            return choice
 
-    monkeypatch.setattr(clock, "think", think)
-
-    await clock.tick(timezone.now() + timedelta(seconds=5))
+    await Overtaken().tick(timezone.now() + timedelta(seconds=5))
 
     game = await Game.objects.aget(pk=game.pk)
     assert thought == [0, 1]  # the first choice came too late: the next turn was thought anew
@@ -433,7 +430,7 @@ async def test_a_tick_seats_the_people_waiting_in_a_pool(alice, bob) -> None:
     for person in (alice, bob):
         await database_sync_to_async(quickmatch.enter)(person, "duel-15")
 
-    await clock.tick(timezone.now() + timedelta(seconds=1))
+    await clock.Clock().tick(timezone.now() + timedelta(seconds=1))
 
     table = await Table.objects.aget(seats__user=alice)
     assert table.status == Table.Status.PLAYING

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.utils import timezone
 
 from games import clock
-from games.models import Game
 from games.services import moves
 from lib import logs
+from tests.play import WINNING_RUN
 
 pytestmark = pytest.mark.django_db
 
@@ -35,34 +37,27 @@ def json_lines() -> list[str]:
 
 
 def test_a_line_logged_during_a_move_carries_its_table_and_game(
-    json_lines, alice, bob, make_table, monkeypatch
+    json_lines, alice, make_table, rig
 ) -> None:
-    table = make_table(players=[bob], start=True)
-    game = Game.objects.get(table=table)
-    monkeypatch.setattr(moves, "_lock_game", _logged_after(moves._lock_game))
-    with pytest.raises(Exception):  # noqa: B017 - whichever refusal: the line is what counts
-        moves.submit_action(table.pk, alice, {"type": "nonsense", "version": game.version})
+    table = make_table(bot_seats=1, turn_seconds=None, start=True)
+    game = rig(table, WINNING_RUN, leading="red:9", first_player=1)  # the bot is to play
+
+    def nonsense(turn) -> dict:
+        return {"type": "nonsense", "player": turn.position}
+
+    moves.advance(game.pk, timezone.now() + timedelta(seconds=5), think=nonsense)
 
     entry = json.loads(json_lines[-1])
-    assert entry["message"] == "locked"
+    assert entry["message"].startswith(f"game {game.pk} refused a greedy bot's choice")
     assert (entry["table_id"], entry["game_id"]) == (table.pk, game.pk)
     assert entry["level"] == "WARNING" and entry["logger"] == "games.services.moves"
-
-
-def _logged_after(lock):
-    def lock_and_log(table_id: int):
-        locked = lock(table_id)
-        logging.getLogger("games.services.moves").warning("locked")
-        return locked
-
-    return lock_and_log
 
 
 def test_the_clocks_error_about_a_game_names_the_game(json_lines, monkeypatch) -> None:
     monkeypatch.setattr(clock, "due_game_ids", lambda now=None: [4242])
     monkeypatch.setattr(moves, "serialised", lambda work: 1 / 0)
 
-    clock.play_due()
+    clock.Clock().play_due()
 
     entry = json.loads(json_lines[-1])
     assert entry["message"] == "the game clock could not advance game 4242"

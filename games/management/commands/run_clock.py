@@ -41,13 +41,14 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())
         self.stdout.write(f"clock running, every {interval} s")
         played = 0
+        this = clock.Clock()
         while not stop.is_set():
             close_old_connections()  # a long-lived process: drop connections gone bad
             try:
-                clock.sweep_abandoned()
-                clock.match_pools()
-                clock.sweep_no_shows()
-                played += clock.play_due(should_stop=stop.is_set)
+                this.sweep_abandoned()
+                this.match_pools()
+                this.sweep_no_shows()
+                played += this.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")
             if once:

@@ -58,12 +58,12 @@ def test_a_timed_table_is_left_to_its_clock(alice, bob, make_table) -> None:
     assert status_of(table) == Table.Status.PLAYING
 
 
-def test_the_clock_sweeps_for_abandoned_tables(quiet_table, monkeypatch) -> None:
-    monkeypatch.setattr(clock._abandoned_sweeps, "last", float("-inf"))
+def test_the_clock_sweeps_for_abandoned_tables(quiet_table) -> None:
+    sweeping = clock.Clock()
 
-    assert clock.sweep_abandoned() == [quiet_table.pk]
+    assert sweeping.sweep_abandoned() == [quiet_table.pk]
     # Not again before ABANDON_SWEEP seconds have passed.
-    assert clock.sweep_abandoned() == []
+    assert sweeping.sweep_abandoned() == []
 
 
 def test_everyone_leaving_ends_the_game_as_abandoned(quiet_table, alice, bob, client) -> None:

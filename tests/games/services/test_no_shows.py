@@ -110,21 +110,20 @@ def test_a_table_nobody_came_to_is_left_to_the_abandon_rule(alice, bob) -> None:
     assert not PoolEntry.objects.exists()
 
 
-def test_the_clock_aborts_the_table_on_its_tick(alice, bob, monkeypatch) -> None:
+def test_the_clock_aborts_the_table_on_its_tick(alice, bob) -> None:
     table = matched(alice, bob)
     presence.socket_opened(table.pk, alice)
-    monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
+    sweeping = clock.Clock()
 
-    assert clock.sweep_no_shows(after(table, 31)) == [table.pk]
-    assert clock.sweep_no_shows(after(table, 32)) == []  # looked a moment ago
+    assert sweeping.sweep_no_shows(after(table, 31)) == [table.pk]
+    assert sweeping.sweep_no_shows(after(table, 32)) == []  # looked a moment ago
 
 
 @pytest.mark.django_db(transaction=True)  # as a process of its own: no test transaction around
-def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob, monkeypatch) -> None:
+def test_run_clock_aborts_the_table_a_matched_player_never_came_to(alice, bob) -> None:
     table = matched(alice, bob)
     presence.socket_opened(table.pk, alice)
     Table.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(seconds=31))
-    monkeypatch.setattr(clock._no_show_sweeps, "last", float("-inf"))
 
     call_command("run_clock", "--once", stdout=io.StringIO())
 

@@ -21,8 +21,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import clock
+from games.live.server import LiveSide
 from games.models import MatchWave, PoolEntry, Table
-from games.services import pairing, quickmatch
+from games.services import broadcast, pairing, quickmatch
 
 RATING_MEAN, RATING_SPREAD = 1500, 250
 BOTS_WANTED_SHARE = 0.2
@@ -112,6 +113,14 @@ class Command(BaseCommand):
 
 
 async def _wave_as_the_web_clock_runs_it(now: datetime) -> list[Table]:
-    """The wave on the clock's own database thread, as a web process's clock runs it: the
-    pushes after each table's commit are handed to the event loop, not waited for."""
-    return await clock.on_clock_thread(quickmatch.wave)(now)
+    """The wave on the clock's own database thread, as a web process's clock runs it, the
+    process's live side serving its sockets: the pushes after each table's commit are handed
+    to the event loop, not waited for."""
+    before = broadcast.transport()
+    hub = LiveSide(None).hub()
+    try:
+        return await clock.Clock().on_thread(quickmatch.wave)(now)
+    finally:
+        await hub.sends.done()
+        await hub.close()
+        broadcast.serve_through(before)
