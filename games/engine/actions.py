@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import CARDS, COLORS, Card
+from .cards import CARDS, Card
 
 PLAY = "play"
 DRAW = "draw"
@@ -120,10 +120,6 @@ class Action(NamedTuple):
 def play(player: int, code: str, color: str | None = None, last_card: bool = False) -> Action:
     """A play, from a card code: ``play(0, "change-color", "red")``."""
     return Action(PLAY, player, Card.from_code(code), color, last_card)
-
-
-def is_color(value: str | None) -> bool:
-    return value in COLORS
 
 
 class Event(NamedTuple):

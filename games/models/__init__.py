@@ -29,6 +29,7 @@ from games.models.tables import (
     SeatQuerySet,
     Table,
     new_invite_token,
+    seat_name,
 )
 
 # Reports and the moderation log are tables of this app too, kept in moderation's own module:
@@ -60,4 +61,5 @@ __all__ = [
     "SeatQuerySet",
     "Table",
     "new_invite_token",
+    "seat_name",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, Record
+from lib.append_only import AppendOnly, AppendOnlyError
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -44,6 +45,19 @@ BOT_KINDS = (*BOT_LEVELS, ("greedy", _("Greedy bot")), ("random", _("Random bot"
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
+
+
+def seat_name(position: int, username: str | None, bot: str, replaced: str = "") -> str:
+    """What a seat is called, in the active language, wherever it is drawn: its person's name;
+    "Bot (for ana)" for a seat a bot took over from ana; "Easy bot 3" for a bot's own seat
+    (its level and its seat's number); "" for an empty seat."""
+    if username:
+        return username
+    if bot and replaced:
+        return gettext("Bot (for %(username)s)") % {"username": replaced}
+    if bot:
+        return f"{dict(BOT_KINDS).get(bot, bot)} {position + 1}"
+    return ""
 
 
 class Table(models.Model):
@@ -178,11 +192,12 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.user_id is not None:
-            return self.user.get_username()
-        if self.bot:
-            return f"{self.get_bot_display()} {self.position + 1}"
-        return ""
+        """What the seat is called (:func:`seat_name`): its person, or the bot playing it."""
+        username = self.user.get_username() if self.user_id is not None else None
+        replaced = ""
+        if self.bot and self.replaced_user_id is not None:
+            replaced = self.replaced_user.get_username()
+        return seat_name(self.position, username, self.bot, replaced)
 
 
 class GameQuerySet(models.QuerySet):
@@ -235,16 +250,22 @@ class Game(models.Model):
         """The live engine game, from the saved snapshot."""
         return GameState.from_snapshot(self.state)
 
-    def record(self) -> Record:
-        """The taki-record/1 record so far (secret while the game runs: it holds the deck)."""
-        moves = list(self.moves.order_by("seq").values_list("action", flat=True))
+    def record(
+        self, actions: list[Any] | None = None, extra: dict[str, Any] | None = None
+    ) -> Record:
+        """The taki-record/1 record so far (secret while the game runs: it holds the deck):
+        the game's header, and ``actions``, read from the move log unless given; ``extra`` are
+        keys the format leaves to the writer."""
+        if actions is None:
+            actions = list(self.moves.order_by("seq").values_list("action", flat=True))
         return Record(
             seed=self.seed,
             players=list(self.players),
             deck=list(self.deck),
             first_player=self.first_player,
             tournament=self.tournament,
-            actions=moves,
+            actions=actions,
+            extra=extra or {},
         )
 
 
@@ -252,11 +273,11 @@ class Game(models.Model):
 _CANONICAL_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
-class MoveLogError(RuntimeError):
+class MoveLogError(AppendOnlyError):
     """Someone tried to change or delete a row of the append-only move log."""
 
 
-class Move(models.Model):
+class Move(AppendOnly):
     """One action of the game's record. Append-only: a row is never changed nor deleted.
 
     ``digest`` chains every move to the one before (sha256 over the previous digest and this
@@ -285,16 +306,10 @@ class Move(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
         ]
 
+    refusal = MoveLogError
+
     def __str__(self) -> str:
         return f"{self.game} move {self.seq}"
-
-    def save(self, *args, **kwargs) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise MoveLogError("the move log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise MoveLogError("the move log is append-only")
 
     @staticmethod
     def chain(previous_digest: str, action: dict) -> str:

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from games.models import BOT_KINDS, Game, Seat, Table
-from games.presenters.words import bot_for, describe_takeover
+from games.models import Game, Seat, Table
+from games.presenters.words import describe_takeover
 from games.services import stats
-
-BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 
 # My games' filters: the result, and who else played.
 RESULTS = stats.RESULTS
@@ -85,10 +83,9 @@ def _player_view(position: int, seat: Seat | None, recorded: str) -> PlayerView:
     if seat is not None and seat.bot and seat.replaced_user_id is not None:
         username = seat.replaced_user.get_username()
         because, at = seat.replaced_because, seat.replaced_at
-        return PlayerView(position, bot_for(username), username, True, True, because, at)
+        return PlayerView(position, seat.display_name, username, True, True, because, at)
     if seat is not None and seat.bot:
-        name = f"{BOT_NAMES.get(seat.bot, seat.bot)} {position + 1}"
-        return PlayerView(position, name, "", True, False)
+        return PlayerView(position, seat.display_name, "", True, False)
     # The person's account is gone: the name the record kept.
     return PlayerView(position, recorded, "", False, False)
 

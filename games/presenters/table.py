@@ -16,13 +16,11 @@ from typing import Any
 from django.utils import timezone
 
 from games.engine import GameState, spectator_view
-from games.models import BOT_KINDS, MIN_SEATS, Game, Table
+from games.models import MIN_SEATS, Game, Table, seat_name
 from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
-from games.presenters.words import bot_for
 from games.services import presence, store
 from games.services.changes import SeatState, TableChange, seat_states
 
-BOT_NAMES = dict(BOT_KINDS)  # lazy: translated when drawn
 RECENT_MOVES = 12  # moves shown in the table's "what happened"
 
 
@@ -61,14 +59,8 @@ class SeatView:
     @property
     def name(self) -> str:
         """The person's name, or the bot's in the language it is drawn in ("Greedy bot 2",
-        "Bot (for ana)" in a seat a bot took over)."""
-        if self.username:
-            return self.username
-        if self.bot and self.replaced:
-            return bot_for(self.replaced)
-        if self.bot:
-            return f"{BOT_NAMES.get(self.bot, self.bot)} {self.position + 1}"
-        return ""
+        "Bot (for ana)" in a seat a bot took over): :func:`~games.models.seat_name`."""
+        return seat_name(self.position, self.username, self.bot, self.replaced)
 
     def name_at(self, seq: int) -> str:
         """Who played the move ``seq`` from this seat: the person until a bot took over."""

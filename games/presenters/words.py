@@ -176,11 +176,6 @@ def describe_event(event: Mapping[str, Any] | Event, names: Sequence[str]) -> st
     return _("something happened")
 
 
-def bot_for(name: str) -> str:
-    """The name of a seat a bot took over from the person ``name``, everywhere it is drawn."""
-    return _("Bot (for %(username)s)") % {"username": name}
-
-
 def describe_takeover(name: str, because: str) -> str:
     """Why a bot took the seat of the person ``name`` (a ``Seat.Takeover``), for the table's
     log: the move log records moves only, the table records the takeover."""

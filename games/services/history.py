@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from games.engine import Record, replay
+from games.engine import replay
 from games.models import Game, Move
 from games.services.errors import ServiceError
 
@@ -24,12 +24,7 @@ def export_record(game: Game, user: User | None = None) -> dict[str, Any]:
     if not game.finished:
         raise ServiceError("forbidden", _("The record is published when the game is over."))
     moves = list(game.moves.order_by("seq").values_list("action", "digest"))
-    record = Record(
-        seed=game.seed,
-        players=list(game.players),
-        deck=list(game.deck),
-        first_player=game.first_player,
-        tournament=game.tournament,
+    record = game.record(
         actions=[action for action, _digest in moves],
         extra={
             "game_id": game.pk,

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from django import template
 from django.template import engines
 from django.utils.safestring import mark_safe
@@ -39,16 +36,6 @@ def card_name(code: str) -> str:
 @register.filter
 def color_name(color: str | None) -> str:
     return words.color_name(color)
-
-
-@register.simple_tag
-def event_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    return words.describe_event(event, names)
-
-
-@register.simple_tag
-def move_words(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    return words.describe_move(events, names)
 
 
 @register.filter

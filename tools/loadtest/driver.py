@@ -35,7 +35,6 @@ SETTLE_SECONDS = 0.5
 # doing it together, sockets waited more than Daphne's 5 s to be accepted and were reset
 # before the first move (people do not all sit down in the same second).
 SETUP_AT_ONCE = 16
-LOG_IN_AT_ONCE = 8  # concurrent log-ins: they are setup, not load
 
 
 class LoadError(RuntimeError):
