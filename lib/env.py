@@ -215,7 +215,8 @@ def database_config(url: str | None, sqlite_path: os.PathLike[str] | str) -> dic
         return {
             "NAME": str(sqlite_path),
             # Channels closes the connection around every database_sync_to_async call unless
-            # it may live on: opening SQLite for every read cost a move 15 % of its time.
+            # it may live on: opening SQLite again for every read is a large part of a move
+            # (docs/benchmarks.md).
             "CONN_MAX_AGE": CONN_MAX_AGE,
             "CONN_HEALTH_CHECKS": True,
             **_sqlite_setup(),
@@ -257,9 +258,9 @@ def _postgresql_pool() -> dict[str, Any]:
 
 
 # The channel layers a site on Redis may use (REDIS_CHANNEL_LAYER): Redis's pub/sub, or lists
-# that hold each channel's messages until it reads them. Pub/sub carries a table's move for a
-# third of the CPU (docs/benchmarks.md); lists keep a message for a minute if its process is
-# slow to read it, where pub/sub delivers to whoever listens at that instant.
+# that hold each channel's messages until it reads them. Pub/sub carries a table's move for less
+# CPU (docs/benchmarks.md); lists keep a message for a minute if its process is slow to read it,
+# where pub/sub delivers to whoever listens at that instant.
 REDIS_CHANNEL_LAYERS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "lists": "channels_redis.core.RedisChannelLayer",

@@ -4,12 +4,11 @@ do not hold up every table's pushes at once.
 A server process builds most of what it will ever hold while it starts (modules, settings,
 templates, the translation catalogues) and keeps it for its life; each full collection would
 walk all of it again, on the event loop, with every socket waiting. Once the process serves its
-first table socket, that is collected once and frozen out of the collector's sight
-(``gc.freeze``), and a full collection waits for ten times as many collections of the middle
-generation as Python's default. At 200 tables (600 sockets) a full collection took 40 to 290 ms
-of CPU, five times in a minute's run; the young and middle generations' own passes stay as
-Python sets them, a few milliseconds each (larger ones were measured: ten times the young
-threshold made each young pass take up to 55 ms). See docs/benchmarks.md, "No stalls".
+first socket, that is collected once and frozen out of the collector's sight (``gc.freeze``),
+and a full collection waits for ten times as many collections of the middle generation as
+Python's default. The young and middle generations' own passes stay as Python sets them: larger
+young passes were tried, and each one held the loop longer. What full collections cost at 200
+tables, and what this bought: docs/benchmarks.md, "No stalls".
 """
 
 from __future__ import annotations

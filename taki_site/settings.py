@@ -1,7 +1,7 @@
 """Django settings for Taki Online.
 
 Everything that differs between a laptop and a server is read from environment variables; see
-README.md ("Configuration"). A fresh checkout runs with no variables set: SQLite, the in-memory
+docs/configuration.md. A fresh checkout runs with no variables set: SQLite, the in-memory
 channel layer, DEBUG off.
 """
 
@@ -32,7 +32,7 @@ DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 # CSRF_TRUSTED_ORIGINS, SECURE_PROXY_SSL_HEADER, secure cookies, SSL redirect and HSTS: see
-# README.md ("Configuration") and lib.env.https_settings.
+# docs/configuration.md and lib.env.https_settings.
 globals().update(https_settings())
 
 INSTALLED_APPS = [

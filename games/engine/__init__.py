@@ -1,4 +1,4 @@
-"""The TAKI rules engine: standard library only, no Django (RULES.md, GAME_RECORD.md).
+"""The TAKI rules engine: standard library only, no Django (docs/rules.md, docs/record-format.md).
 
 >>> from games.engine import GameState, Record, replay
 """

@@ -1,4 +1,5 @@
-"""Actions (the moves of GAME_RECORD.md), the events that applying them produces, and errors."""
+"""Actions (the moves of a game record, docs/record-format.md), the events that applying them
+produces, and errors."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ ACCEPT = "accept"
 LAST_CARD = "last_card"
 ACTION_TYPES = frozenset({PLAY, DRAW, CLOSE_TAKI, PASS, ACCEPT, LAST_CARD})
 
-# The error codes of GAME_RECORD.md.
+# The error codes of docs/record-format.md.
 BAD_ACTION = "bad_action"
 GAME_OVER = "game_over"
 NOT_YOUR_TURN = "not_your_turn"
@@ -29,7 +30,7 @@ CANNOT_ANNOUNCE = "cannot_announce"
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; ``code`` is one of the error codes of GAME_RECORD.md."""
+    """An action the rules refuse; ``code`` is one of the error codes of docs/record-format.md."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -87,7 +88,7 @@ class Action(NamedTuple):
         return cls(kind, player, card, color, last_card)
 
     def to_json(self) -> dict[str, Any]:
-        """The action as GAME_RECORD.md writes it."""
+        """The action as docs/record-format.md writes it."""
         out: dict[str, Any] = {"type": self.type, "player": self.player}
         if self.card is not None:
             out["card"] = self.card.code

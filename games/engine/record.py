@@ -1,4 +1,4 @@
-"""The game record, ``taki-record/1`` (GAME_RECORD.md): read, write and replay."""
+"""The game record, ``taki-record/1`` (docs/record-format.md): read, write and replay."""
 
 from __future__ import annotations
 

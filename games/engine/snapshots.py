@@ -1,7 +1,7 @@
 """A game written out and read back: the stored snapshot (every hand and the draw pile,
-secret), what everyone may see, the whole state as GAME_RECORD.md's replay prints it, and a copy
-for the searching bots. Each lists every field of :class:`~games.engine.state.GameState`: a field
-added to the game is added here.
+secret), what everyone may see, the whole state as the replay prints it (docs/record-format.md),
+and a copy for the searching bots. Each lists every field of
+:class:`~games.engine.state.GameState`: a field added to the game is added here.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class Snapshots:
         moves: int
 
     def state_json(self) -> dict[str, Any]:
-        """The whole state as GAME_RECORD.md's replay prints it: every hand included."""
+        """The whole state as docs/record-format.md's replay prints it: every hand included."""
         hands = [sorted(card.code for card in hand) for hand in self.hands]
         return {"hands": hands, **self.public_json()}
 

@@ -1,7 +1,7 @@
-"""The state of one TAKI game and the rules that change it (RULES.md R3–R22).
+"""The state of one TAKI game and the rules that change it (docs/rules.md R3–R22).
 
 ``GameState.apply`` is the one way a game changes: it validates an :class:`Action`, raises
-:class:`IllegalAction` with a GAME_RECORD.md error code if the rules refuse it, and otherwise
+:class:`IllegalAction` with a docs/record-format.md error code if the rules refuse it, and otherwise
 applies it and returns the :class:`Event` list of what happened. ``GameState.legal_actions``
 lists what a seat may do now; the two are kept in agreement by property tests.
 """
@@ -215,7 +215,7 @@ class GameState(CardEffects, Snapshots):
     def check(self, action: Action) -> None:
         """Validate ``action`` against the rules without applying it.
 
-        :raises IllegalAction: with the error code of GAME_RECORD.md.
+        :raises IllegalAction: with the error code of docs/record-format.md.
         """
         if self.winner is not None:
             raise IllegalAction(GAME_OVER, "the game is over")
@@ -410,7 +410,8 @@ class GameState(CardEffects, Snapshots):
         return drawn
 
     def _reshuffle(self, events: list[Event]) -> bool:
-        """R9 and GAME_RECORD.md: shuffle all but the top of the discard pile into the draw pile."""
+        """R9 (docs/record-format.md): shuffle all but the top of the discard pile into the draw
+        pile."""
         discard = self.discard
         keep = len(discard) - 1
         while discard[keep].is_transparent:

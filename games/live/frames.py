@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.services.errors import ServiceError
 
-# The fields a browser may send with an action (GAME_RECORD.md, plus the state version).
+# The fields a browser may send with an action (docs/record-format.md, plus the state version).
 ACTION_FIELDS = ("type", "card", "color", "last_card")
 TRUE_WORDS = frozenset({"true", "on", "1", "yes"})
 # An action frame is about 200 characters: a longer frame, or field, is none a form sends.

@@ -212,7 +212,7 @@ class Game(models.Model):
     """The game played at a table: the record's header and the engine's current snapshot."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
-    # The header of the taki-record/1 record (GAME_RECORD.md).
+    # The header of the taki-record/1 record (docs/record-format.md).
     seed = models.CharField(max_length=64)
     players = models.JSONField()  # names in seat order, as at the start
     deck = models.JSONField()  # the 116 codes, top card first (R4)
@@ -292,7 +292,7 @@ class Move(AppendOnly):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()  # 0-based: the index of the action in the record
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()  # exactly as in GAME_RECORD.md
+    action = models.JSONField()  # exactly as in docs/record-format.md
     events = models.JSONField(default=list)  # the engine's public events, for the words
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
     digest = models.CharField(max_length=64)

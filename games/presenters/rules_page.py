@@ -1,4 +1,4 @@
-"""The rules page: every card face as the table draws it, with what it does (RULES.md), and
+"""The rules page: every card face as the table draws it, with what it does (docs/rules.md), and
 the bot levels a table offers, with how strong each was measured to be (docs/bots.md)."""
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts import sanctions
 
-# Our words for the engine's error codes (GAME_RECORD.md); the engine's own messages are English.
+# Our words for the engine's error codes (docs/record-format.md); the engine's own messages are
+# English.
 ENGINE_MESSAGES = {
     "bad_action": gettext_lazy("That is not a valid action."),
     "game_over": gettext_lazy("The game is over."),
@@ -27,7 +28,7 @@ class ServiceError(ValueError):
     """A refused request, with a ``code`` that says why and a ``message`` for the user, already
     translated.
 
-    ``code`` is an engine error code of GAME_RECORD.md or one of ``stale``, ``not_seated``,
+    ``code`` is an engine error code of docs/record-format.md or one of ``stale``, ``not_seated``,
     ``not_started``, ``forbidden``, ``table_full``, ``too_many_games``, ``bad_request``,
     ``not_found``.
     """

@@ -15,8 +15,9 @@ User = AbstractBaseUser
 
 
 def export_record(game: Game, user: User | None = None) -> dict[str, Any]:
-    """The finished game's taki-record/1 record (GAME_RECORD.md), with extra keys: ``game_id``,
-    ``started_at``, ``finished_at``, ``result`` (winner seat and name) and ``digests``.
+    """The finished game's taki-record/1 record (docs/record-format.md), with extra keys:
+    ``game_id``, ``started_at``, ``finished_at``, ``result`` (winner seat and name) and
+    ``digests``.
 
     :raises ServiceError: ``forbidden`` while the game runs or if it was aborted (the record
         holds the deck and so every hand).

@@ -287,7 +287,7 @@ def answer_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules of TAKI as this site plays them (RULES.md), with every card face."""
+    """The rules of TAKI as this site plays them (docs/rules.md), with every card face."""
     return render(request, "games/rules.html", rules_context())
 
 

@@ -1,9 +1,9 @@
 """Building games by hand for the rule tests: a 116-card deck that states exactly the hands, the
 leading card and the top of the draw pile, and short ways to write actions.
 
-Everything here is written from RULES.md and GAME_RECORD.md, not from the engine: the deal of R4
-(seat k gets positions k, k+n, k+2n, …) is done here again, so a test that builds a deck with
-:func:`make_deck` also checks that the engine deals the same way.
+Everything here is written from docs/rules.md and docs/record-format.md, not from the engine: the
+deal of R4 (seat k gets positions k, k+n, k+2n, …) is done here again, so a test that builds a
+deck with :func:`make_deck` also checks that the engine deals the same way.
 """
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ def announce(seat: int) -> Action:
 
 
 def run(game: GameState, actions: Iterable[Action]) -> dict[str, Any]:
-    """Apply ``actions`` in order and return the state (GAME_RECORD.md's replay ``state``)."""
+    """Apply ``actions`` in order and return the state (the replay's ``state``,
+    docs/record-format.md)."""
     for action in actions:
         game.apply(action)
     return game.state_json()

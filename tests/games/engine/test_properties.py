@@ -1,4 +1,4 @@
-"""Property tests over many seeded bot games (RULES.md R9, GAME_RECORD.md, the views).
+"""Property tests over many seeded bot games (docs/rules.md R9, docs/record-format.md, the views).
 
 The games are played here step by step (not with ``selfplay.play_game``) so that every state can be
 checked, and during a pending +3 a random waiting seat answers, to exercise answers out of turn.

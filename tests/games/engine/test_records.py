@@ -1,5 +1,5 @@
 """Data-driven checks: every record in ``records/`` is replayed by ``python -m games.engine replay``
-and its output compared with ``NAME.expected.json`` (GAME_RECORD.md, "Replay from the command
+and its output compared with ``NAME.expected.json`` (docs/record-format.md, "Replay from the command
 line"). The expected files of the hand-written records were checked by hand: see records/build.py.
 """
 
@@ -54,7 +54,7 @@ def expected(name: str) -> dict:
 
 
 def exit_status(result: dict) -> int:
-    """GAME_RECORD.md: 0 all legal, 1 at an illegal action, 2 not a record."""
+    """docs/record-format.md: 0 all legal, 1 at an illegal action, 2 not a record."""
     if result["ok"]:
         return 0
     return 2 if result["error"]["code"] == "bad_record" else 1

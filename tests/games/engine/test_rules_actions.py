@@ -271,7 +271,7 @@ def test_r14_a_player_who_played_in_the_run_must_close_it():
 
 
 def test_r14_draw_after_a_taki_alone_is_refused():
-    # R14 lets a player end a lone TAKI only with pass; GAME_RECORD.md's cannot_draw is the
+    # R14 lets a player end a lone TAKI only with pass; docs/record-format.md's cannot_draw is the
     # code for a draw inside one's own run (see the report on this reading).
     game = new_game([RUN, [], []], "red:5")
     game.apply(play(0, "red:taki"))

@@ -5,8 +5,8 @@ seed s4 game 17, 10 players seed s10 game 12, tournament 3 players seed t3 game 
 as they are.
 
 Each ``NAME.expected.json`` holds the replay's output. For the hand-written records it was checked
-by hand against RULES.md and GAME_RECORD.md (see the ``description`` of each record: a key that
-readers ignore, which the replay must therefore ignore too).
+by hand against docs/rules.md and docs/record-format.md (see the ``description`` of each record:
+a key that readers ignore, which the replay must therefore ignore too).
 """
 
 from __future__ import annotations
