@@ -139,8 +139,8 @@ test: $(VENV)/.stamp-test system-deps lint axe
 	$(BIN)/python -m pytest $(PARALLEL) -m "not e2e"
 	$(BIN)/python -m pytest -m e2e
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ "$$CI" = true ]; then \
-		.ci/with-services $(BIN)/python -m pytest -q $(PARALLEL) -m "not e2e" \
-			--ignore=tests/engine -k "not bench or postgresql"; \
+		.ci/with-services $(BIN)/python -m pytest -q $(PARALLEL) \
+			-m "not e2e and (not bench or postgresql)" --ignore=tests/games/engine; \
 	else \
 		echo "warning: PostgreSQL is not installed: the suite ran on SQLite only" >&2; \
 	fi

@@ -172,6 +172,7 @@ def test_finding_the_capacity_needs_an_open_loop(bench_env: dict[str, str]) -> N
     assert "--think" in run.stderr
 
 
+@pytest.mark.postgresql
 @pytest.mark.skipif(
     not os.environ.get("TAKI_THROWAWAY_SERVICES"),
     reason="plays on DATABASE_URL itself: only on the throwaway PostgreSQL of .ci/with-services",
