@@ -11,8 +11,13 @@ class GamesConfig(AppConfig):
 
         from accounts.signals import accounts_named, password_changed
         from games import signals
+        from games.live.transports import ChannelLayerTransport
+        from games.services import broadcast
         from moderation.receivers import accounts_named_by_moderation
 
+        # What the services send after commit goes straight to the channel layer, unless this
+        # process serves sockets: then its live side gives them its hub as it starts.
+        broadcast.serve_through(ChannelLayerTransport())
         user_logged_out.connect(
             signals.close_sockets_on_log_out, dispatch_uid="games.close_sockets_on_log_out"
         )

@@ -22,6 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone, translation
 
 from games.engine import GameState, deck_codes
+from games.live.transports import ChannelLayerTransport
 from games.models import Game, Table
 from games.services import broadcast, moves, tables
 from games.services.changes import TableChange
@@ -103,9 +104,9 @@ def services_tell_the_channel_layer() -> Iterator[None]:
     """Each test starts with the services sending straight to the channel layer, as a process
     with no live side of its own does: a socket test's live side gave them its hub
     (``games.live.server``), whose event loop closes with that test."""
-    broadcast.serve_through(broadcast.ChannelLayerTransport())
+    broadcast.serve_through(ChannelLayerTransport())
     yield
-    broadcast.serve_through(broadcast.ChannelLayerTransport())
+    broadcast.serve_through(ChannelLayerTransport())
 
 
 class Recording:

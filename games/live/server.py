@@ -13,37 +13,15 @@ tells the other processes at the table. Daphne's process makes it when its react
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 from typing import Any
 
 from channels.layers import get_channel_layer
 
 from games.live.table_hub import TableHub
+from games.live.transports import HubTransport
 from games.services import broadcast
-from games.services.changes import TableChange
 from lib import garbage_collection
-
-logger = logging.getLogger(__name__)
-
-
-class HubTransport:
-    """The services' transport in a process that serves sockets: sends are handed to the hub's
-    event loop and made there one after the other (not waited for: the one thread that runs
-    every database call of a process would otherwise idle until the loop, busy drawing tables,
-    gets round to it); a stored move's change is handed to the hub itself."""
-
-    def __init__(self, hub: TableHub) -> None:
-        self.hub = hub
-
-    def send(self, group: str, message: dict[str, Any]) -> None:
-        try:
-            self.hub.loop.call_soon_threadsafe(self.hub.sends.group_send, group, message)
-        except RuntimeError:  # the loop closed meanwhile (the server is stopping)
-            logger.warning("not sent to %s: the event loop is closed", group)
-
-    def move_stored(self, change: TableChange) -> bool:
-        return self.hub.move_stored(change)
 
 
 class LiveSide:

@@ -1,11 +1,11 @@
 """The seam between the services and the transport: group names, and what is sent after commit.
 
-The other services never reach for the channel layer themselves: they call the functions here,
-each of which sends its message once the transaction commits, through this process's
-:class:`Transport`. A web process is given its transport as it starts serving
-(``games.live.server``): the process's table hub, which sends on the server's event loop and
-takes each move's change in process. Any other process (``manage.py run_clock``, a management
-command, a test) sends straight to the channel layer (:class:`ChannelLayerTransport`).
+The services never reach for the channel layer: they call the functions here, each of which
+sends its message once the transaction commits, through the :class:`Transport` this process was
+given (``serve_through``). The games app gives every process one as it starts
+(``GamesConfig.ready``), which sends straight to the channel layer; a web process's live side
+gives it another as it starts serving (``games.live.server``): the process's table hub, which
+sends on the server's event loop and takes each move's change in process.
 
 A table's group message carries no cards: each process reads the table once per message for all
 its sockets, or draws it from the change a move made (``games.services.changes``), which only the
@@ -19,8 +19,6 @@ import logging
 import uuid
 from typing import Any, Protocol
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.services.changes import TableChange
@@ -65,37 +63,31 @@ class Transport(Protocol):
         ...
 
 
-class ChannelLayerTransport:
-    """The transport of a process that serves no sockets: each message sent to the channel
-    layer at once, and waited for (so sends keep their order); no move is taken in process."""
-
-    def send(self, group: str, message: dict[str, Any]) -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
-
-    def move_stored(self, change: TableChange) -> bool:
-        return False
+_transport: Transport | None = None
 
 
-_transport: Transport = ChannelLayerTransport()
-
-
-def serve_through(transport: Transport) -> Transport:
-    """Tell the site's sockets through ``transport`` from now on; return the one before. A web
-    process's live side calls it as it starts (``games.live.server``)."""
+def serve_through(transport: Transport) -> Transport | None:
+    """Tell the site's sockets through ``transport`` from now on; return the one before. The
+    games app gives one as a process starts; a web process's live side, another as it starts
+    serving (``games.live.server``)."""
     global _transport
     before, _transport = _transport, transport
     return before
 
 
 def transport() -> Transport:
-    """The transport the services tell now."""
+    """The transport the services tell now.
+
+    :raises RuntimeError: none was given (the games app gives one when Django starts).
+    """
+    if _transport is None:
+        raise RuntimeError("the services were given no transport to tell the sockets through")
     return _transport
 
 
 def _send_after_commit(group: str, message: dict[str, Any]) -> None:
-    transaction.on_commit(lambda: _transport.send(group, message), robust=True)
+    through = transport()
+    transaction.on_commit(lambda: through.send(group, message), robust=True)
 
 
 def sessions_ended(user_id: int) -> None:
@@ -116,16 +108,17 @@ def table_changed(
     alone.
     """
     message = {"type": "table.update", "table": table_id, "version": version}
+    through = transport()
 
     def send() -> None:
         taken = False
         if change is not None:
             try:
-                taken = _transport.move_stored(change)
+                taken = through.move_stored(change)
             except Exception:
                 logger.exception("a move of table %s was not handed to this process", table_id)
         if not taken:
-            _transport.send(group_name(table_id), message)
+            through.send(group_name(table_id), message)
 
     transaction.on_commit(send, robust=True)
 

@@ -14,8 +14,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis import RedisError
 
-from games.live.server import HubTransport
 from games.live.table_hub import TableHub
+from games.live.transports import HubTransport
 from games.services import broadcast
 from lib.env import REDIS_CHANNEL_LAYERS, channel_layers_config
 from tests.play import play_next_move

@@ -14,8 +14,8 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import presenters
-from games.live.server import HubTransport
 from games.live.table_hub import TableHub
+from games.live.transports import HubTransport
 from games.services import broadcast
 from games.services.broadcast import group_name
 from lib.channel_layers import PacedInMemoryChannelLayer

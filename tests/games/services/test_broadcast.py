@@ -3,11 +3,7 @@ handed to it in process, the group message to every process otherwise."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
-from channels.layers import get_channel_layer
 
 from games.services import broadcast
 
@@ -99,26 +95,3 @@ def test_nothing_is_sent_before_commit_nor_after_a_rollback(given) -> None:
         raise RuntimeError("the action failed")
 
     assert told.happened == []
-
-
-def test_a_process_that_serves_no_sockets_sends_before_it_returns() -> None:
-    """As ``manage.py run_clock`` sends: from a thread with no event loop behind it, straight to
-    the channel layer. The listener keeps one loop throughout (the Redis pub/sub layer
-    subscribes per loop)."""
-    layer = get_channel_layer()
-    sent = threading.Event()
-
-    def send() -> None:
-        broadcast.ChannelLayerTransport().send("direct", {"type": "test.message", "number": 7})
-        sent.set()
-
-    async def listen_while_another_thread_sends() -> dict:
-        channel = await layer.new_channel()
-        await layer.group_add("direct", channel)
-        thread = threading.Thread(target=send)
-        thread.start()
-        await asyncio.to_thread(thread.join, 10)
-        assert sent.is_set(), "the send did not return"
-        return await asyncio.wait_for(layer.receive(channel), 5)
-
-    assert asyncio.run(listen_while_another_thread_sends())["number"] == 7
