@@ -10,13 +10,12 @@ played only at the version it was made for.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Generator
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,6 +27,7 @@ from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
 from games.services.thinking import BotTurn
 from lib import logs, metrics
+from lib.sqlite.retry import retried_while_locked
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,6 @@ BOT_DELAY = timedelta(seconds=0.8)
 # R23: a seat that times out this many turns in a row is given to a bot (as Board Game Arena).
 MAX_TIMEOUTS = 3
 REPLACEMENT_BOT = "greedy"
-SQLITE_ATTEMPTS = 10
 MAX_STEPS = 64  # moves one call of advance plays at most
 
 
@@ -57,7 +56,7 @@ def submit_action(table_id: int, user: AbstractBaseUser, payload: Any) -> list[E
     version = payload.get("version")
     if type(version) is not int:
         raise ServiceError("bad_request", _("That request is not understood."))
-    return serialised(lambda: _apply_locked(table_id, user, payload, version))
+    return retried_while_locked(lambda: _apply_locked(table_id, user, payload, version))
 
 
 def is_stale(version: int, newest: int | None) -> bool:
@@ -171,7 +170,7 @@ def advance_step(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime 
     """One step of :func:`advance`, in one locked transaction: the bot's turn to think about
     when a bot is to play, else play one timeout's move. Returns the bot's turn, or (nothing
     more due by ``now``, next_due)."""
-    return serialised(lambda: _advance_once(game_id, now))
+    return retried_while_locked(lambda: _advance_once(game_id, now))
 
 
 def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime | None]:
@@ -211,7 +210,7 @@ def play_bot_move(turn: BotTurn, choice: dict[str, Any], now: datetime | None = 
     the seat is no longer that bot's or not to play, the game is over, or the rules refuse it.
     """
     now = now or timezone.now()
-    return serialised(lambda: _play_bot_locked(turn, choice, now))
+    return retried_while_locked(lambda: _play_bot_locked(turn, choice, now))
 
 
 def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bool:
@@ -238,31 +237,6 @@ def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bo
         keep = pending_before and engine.plus3 is not None
         _store_move(game, engine, action, events, Move.Source.BOT, now, seats, keep=keep)
     return True
-
-
-def serialised[T](work: Callable[[], T]) -> T:
-    """Run ``work``, one transaction that locks a game row, and run it again if SQLite refused it.
-
-    SQLite has no row locks (``select_for_update`` does nothing there). A second transaction
-    writing the same game waits for the first up to the busy timeout, then fails with "database
-    is locked"; on a shared-cache database (the tests' in-memory one) any statement touching a
-    table another connection is writing fails at once with "database table is locked". Run
-    again, ``work`` sees what the first one committed, so a doubled click is then stale.
-    """
-    for attempt in range(SQLITE_ATTEMPTS):
-        try:
-            return work()
-        except OperationalError as exc:
-            retry = (
-                connection.vendor == "sqlite"
-                and not connection.in_atomic_block
-                and "locked" in str(exc)
-                and attempt + 1 < SQLITE_ATTEMPTS
-            )
-            if not retry:
-                raise
-        time.sleep(0.02 * (attempt + 1))
-    raise AssertionError("unreachable")
 
 
 def _lock_game(table_id: int) -> tuple[Game, list[Seat]]:

@@ -25,7 +25,7 @@ from games.models import Move, Seat, Table
 from games.services import presence, quickmatch
 from games.services.abandon import ABANDON_AFTER
 from games.services.finish import Ending, finish
-from games.services.moves import serialised
+from lib.sqlite.retry import retried_while_locked
 
 NO_SHOW_AFTER = timedelta(seconds=30)
 SWEEP_SECONDS = 2.0  # between two looks, per clock
@@ -45,7 +45,7 @@ def abort_no_shows(now: datetime | None = None) -> list[int]:
     return their ids."""
     now = now or timezone.now()
     aborted = []
-    for attendance in serialised(lambda: attendances(now)):
+    for attendance in retried_while_locked(lambda: attendances(now)):
         if attendance.absent and attendance.came and abort_for_no_show(attendance, now):
             aborted.append(attendance.table_id)
     return aborted
@@ -93,7 +93,7 @@ def abort_for_no_show(attendance: Attendance, now: datetime) -> bool:
     """Abort the table for its first absent person, and put back in its pool each person who
     came, in one transaction. False if the table no longer runs (another clock aborted it, or
     it ended meanwhile)."""
-    return serialised(lambda: _abort(attendance, now))
+    return retried_while_locked(lambda: _abort(attendance, now))
 
 
 def _abort(attendance: Attendance, now: datetime) -> bool:

@@ -39,7 +39,7 @@ from games.models import (
 )
 from games.services import broadcast, pairing, ratings, starting, tables
 from games.services.errors import ServiceError
-from games.services.moves import serialised
+from lib.sqlite.retry import retried_while_locked
 
 logger = logging.getLogger(__name__)
 
@@ -232,7 +232,7 @@ def reap(now: datetime | None = None) -> int:
     """Take the ghosts out of the pools: the entries whose last page closed more than
     ``RECONNECT_GRACE`` ago, and those no page was heard from for ``LOST_AFTER`` (their server
     died with its sockets). Returns how many."""
-    return serialised(lambda: _reap(now or timezone.now()))
+    return retried_while_locked(lambda: _reap(now or timezone.now()))
 
 
 def _reap(now: datetime) -> int:
@@ -269,12 +269,12 @@ def wave(now: datetime | None = None) -> list[Table]:
                 broadcast.pool_changed(pool.key)  # once for the wave's tables, not per table
         return seated
     finally:
-        serialised(lambda: MatchWave.objects.filter(pk=1).update(held_until=now))
+        retried_while_locked(lambda: MatchWave.objects.filter(pk=1).update(held_until=now))
 
 
 def claim_wave(now: datetime) -> bool:
     """Whether this clock holds the wave now (:func:`_claim_wave`)."""
-    return serialised(lambda: _claim_wave(now))
+    return retried_while_locked(lambda: _claim_wave(now))
 
 
 def _claim_wave(now: datetime) -> bool:
@@ -329,7 +329,7 @@ def seat_group(pool: Pool, group: pairing.Group, now: datetime | None = None) ->
     Rated when every seat is a signed-up person (no guest and no bot at the start:
     ``starting.start_seated`` decides, as for any table); casual when bots fill it.
     """
-    return serialised(lambda: _seat_group(pool, group, now or timezone.now()))
+    return retried_while_locked(lambda: _seat_group(pool, group, now or timezone.now()))
 
 
 def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None:

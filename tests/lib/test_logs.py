@@ -55,7 +55,7 @@ def test_a_line_logged_during_a_move_carries_its_table_and_game(
 
 def test_the_clocks_error_about_a_game_names_the_game(json_lines, monkeypatch) -> None:
     monkeypatch.setattr(clock, "due_game_ids", lambda now=None: [4242])
-    monkeypatch.setattr(moves, "serialised", lambda work: 1 / 0)
+    monkeypatch.setattr(moves, "retried_while_locked", lambda work: 1 / 0)
 
     clock.Clock().play_due()
 
