@@ -125,7 +125,8 @@ class PlayerAdmin(UserAdmin):
     @admin.display(description=_("moderation log"))
     def moderation_history(self, player) -> str:
         entries = ModerationLog.objects.filter(target=player).select_related("actor")[:20]
-        url = reverse("admin:games_moderationlog_changelist") + f"?target__id__exact={player.pk}"
+        url = reverse("admin:moderation_moderationlog_changelist")
+        url += f"?target__id__exact={player.pk}"
         rows = format_html_join(
             "",
             "<li>{} · {} · {} · {}</li>",

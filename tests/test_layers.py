@@ -17,8 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SITE_PACKAGES = ("accounts", "games", "moderation", "lib", "ops", "taki_site")
 
-# The moderation models are models like the others (games.models registers them); the rest of
-# moderation (actions, admin, views) sits above the services.
+# The moderation models are models like the others; the rest of moderation (actions, admin,
+# views) sits above the services.
 MODERATION_ABOVE_MODELS = (
     "moderation.actions",
     "moderation.admin",
