@@ -47,4 +47,4 @@ def report(
             messages.success(request, _("Report received: thank you. A moderator will look at it."))
             return redirect(back)
     context = {"form": form, "people": people, "back": back, "table": table}
-    return render(request, "games/report.html", context)
+    return render(request, "moderation/report.html", context)

@@ -35,7 +35,7 @@ from games.models import (
 from games.services import history, quickmatch
 from games.services.errors import ServiceError
 from moderation import actions as moderation
-from moderation.admin import ReadOnlyAdmin
+from moderation.admin.players import ReadOnlyAdmin
 
 # Rows of the move log per page: a 3,000-move game is 30 pages, each one quick.
 MOVES_PER_PAGE = 100

@@ -27,7 +27,7 @@ from accounts.models import Sanction
 from games.services import broadcast, stats
 from games.services.errors import ServiceError
 from moderation import actions as moderation
-from moderation.admin_forms import LiftForm, PlayerActionForm, ReportForm, SanctionForm
+from moderation.admin.forms import LiftForm, PlayerActionForm, ReportForm, SanctionForm
 from moderation.models import ModerationLog, Report
 from moderation.permissions import may_act_on
 
