@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from games.models import MAX_SEATS, Game
 from games.services import moves, tables
-from moderation.admin.tables import MOVES_PER_PAGE
+from moderation.admin.games import MOVES_PER_PAGE
 
 
 class Command(BaseCommand):
