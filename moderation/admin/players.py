@@ -1,10 +1,14 @@
-"""The players' screen: ban, unban and rename, with what moderators read of a player."""
+"""The players' screen, the one screen two apps share. Accounts defines it and registers it
+(``accounts.admin.PlayerAdmin``: its forms, columns, filters, search and order, and only
+superusers edit a player's page); moderation, above accounts, adds what moderators do to a
+player and read of one (the ban, unban and rename actions, leaver statistics, active
+sanctions, the moderation log about them, and the sockets closed when a superuser deactivates
+an account by hand) and registers its subclass in accounts' place."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -13,7 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.forms import AdminPasswordChangeForm, PlayerChangeForm, PlayerCreationForm
+from accounts.admin import PlayerAdmin
 from accounts.models import Sanction
 from games.services import broadcast, stats
 from games.services.errors import ServiceError
@@ -23,29 +27,18 @@ from moderation.models import ModerationLog
 
 User = get_user_model()
 
-
+# Accounts' screen of players is registered (importing it above made sure): this one, which
+# extends it, takes its place.
 admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
-    add_form = PlayerCreationForm
-    form = PlayerChangeForm
-    change_password_form = AdminPasswordChangeForm
-    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
-    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined", "last_login")
-    search_fields = ("username", "email")
-    ordering = ("-date_joined",)
+class ModeratedPlayerAdmin(PlayerAdmin):
+    """Accounts' players' screen, with the moderators' actions and what they read of a player."""
+
     actions = ("ban", "unban", "rename")
     action_form = PlayerActionForm
     moderation_fields = ("leaver_statistics", "active_sanctions", "moderation_history")
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        # Only a superuser edits a player's page (or their password); moderators act through
-        # the actions, whose permission is checked without a player.
-        if obj is not None and not request.user.is_superuser:
-            return False
-        return super().has_change_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -58,11 +51,6 @@ class PlayerAdmin(UserAdmin):
         fieldsets = list(super().get_fieldsets(request, obj))
         if obj is None:
             return fieldsets
-        if not request.user.is_superuser:
-            fieldsets = [
-                (None, {"fields": ("username", "email", "is_active", "is_staff")}),
-                (_("Important dates"), {"fields": ("last_login", "date_joined")}),
-            ]
         return [*fieldsets, (_("Moderation"), {"fields": self.moderation_fields})]
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
