@@ -36,7 +36,6 @@ from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
 from games.services import access, chat, rematch, starting, tables
 from games.services.errors import ServiceError
-from moderation import watches
 from moderation.views import report as report_view
 
 # ------------------------------------------------------------------ helpers
@@ -199,7 +198,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
     context["invite_url"] = request.build_absolute_uri(_invite_url(table))
     context.update(_chat_panel(table, request.user))
-    watches.note_watch(request.user, table, invite, watches.ON_THE_PAGE)
+    access.note_watch(request.user, table, invite, access.ON_THE_PAGE)
     return render(request, "games/table.html", context)
 
 
