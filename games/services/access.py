@@ -33,6 +33,15 @@ def invite_matches(table: Table, token: str | None) -> bool:
     return bool(token) and secrets.compare_digest(token.encode(), table.invite_token.encode())
 
 
+def page_for(table: Table, invite: str | None = None) -> str:
+    """The table's page for a visitor who came with ``invite``: with it, when the table is
+    private and it is the table's own (so that they find their way back in); else the page
+    alone."""
+    if not table.public and invite_matches(table, invite):
+        return table.page_url(table.invite_token)
+    return table.page_url()
+
+
 def may_watch(table: Table, user: AbstractBaseUser | None, invite: str | None = None) -> bool:
     """Who may see a table, while it is played and after (its page, its socket, the finished
     game and its record alike): everyone a public one; a private one its host, whoever holds its

@@ -1,5 +1,5 @@
-"""Who may see a table, and the word sent when a moderator sees one only their role lets them
-see (``access.note_watch``)."""
+"""Who may see a table, the way back to it, and the word sent when a moderator sees one only
+their role lets them see (``access.note_watch``)."""
 
 from __future__ import annotations
 
@@ -59,3 +59,15 @@ def test_nobody_is_told_of_a_public_table_nor_of_a_player(
     access.note_watch(None, private, None, access.ON_THE_PAGE)
 
     assert told == []
+
+
+def test_the_way_back_to_a_private_table_keeps_its_invite_when_it_is_the_tables(
+    private, make_table
+) -> None:
+    public = make_table()
+    page = f"/tables/{private.pk}/"
+
+    assert access.page_for(private, private.invite_token) == f"{page}?invite={private.invite_token}"
+    assert access.page_for(private, "someone-elses") == page
+    assert access.page_for(private) == page
+    assert access.page_for(public, public.invite_token) == f"/tables/{public.pk}/"
