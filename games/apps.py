@@ -9,9 +9,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from accounts.signals import accounts_named, password_changed
+        from accounts.signals import password_changed
         from games import signals
-        from moderation.receivers import accounts_named_by_moderation
 
         user_logged_out.connect(
             signals.close_sockets_on_log_out, dispatch_uid="games.close_sockets_on_log_out"
@@ -19,7 +18,4 @@ class GamesConfig(AppConfig):
         password_changed.connect(
             signals.close_sockets_on_new_password,
             dispatch_uid="games.close_sockets_on_new_password",
-        )
-        accounts_named.connect(
-            accounts_named_by_moderation, dispatch_uid="games.accounts_named_by_moderation"
         )
