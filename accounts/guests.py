@@ -89,8 +89,8 @@ def delete_stale_guests(now=None, older_than: timedelta = STALE_AFTER) -> int:
 
 
 def named_by_records(user_ids: set[int]) -> set[int]:
-    """Which of ``user_ids`` a sanction, or a record of another app (``accounts_named``: the
-    games' reports and moderation log), names."""
+    """Which of ``user_ids`` a sanction, or a record of another app (``accounts_named``:
+    moderation's reports and log), names."""
     named = set(Sanction.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True))
     for _receiver, answer in accounts_named.send(sender=Guest, user_ids=user_ids):
         named |= set(answer or ()) & user_ids

@@ -1,8 +1,8 @@
 """What accounts tell the rest of the site about a person's account.
 
 Accounts sends these itself, from the code that made the change (never from a model's save), so
-a receiver runs exactly when the thing happened: ``games`` closes the person's sockets, and
-says which accounts its moderation records name.
+a receiver runs exactly when the thing happened: ``games`` closes the person's sockets;
+``moderation`` says which accounts its records name.
 """
 
 from __future__ import annotations

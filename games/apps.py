@@ -9,11 +9,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from accounts.signals import accounts_named, password_changed
+        from accounts.signals import password_changed
         from games import signals
         from games.live.transports import ChannelLayerTransport
         from games.services import broadcast
-        from moderation.receivers import accounts_named_by_moderation
 
         # What the services send after commit goes straight to the channel layer, unless this
         # process serves sockets: then its live side gives them its hub as it starts.
@@ -24,7 +23,4 @@ class GamesConfig(AppConfig):
         password_changed.connect(
             signals.close_sockets_on_new_password,
             dispatch_uid="games.close_sockets_on_new_password",
-        )
-        accounts_named.connect(
-            accounts_named_by_moderation, dispatch_uid="games.accounts_named_by_moderation"
         )

@@ -2,7 +2,6 @@ from django.urls import path
 
 from games.views import listings, players, pools
 from games.views import tables as views
-from moderation.views import report_player
 
 app_name = "games"
 
@@ -28,7 +27,6 @@ urlpatterns = [
     path("tables/<int:table_id>/seats/<int:position>/bot/", views.add_bot, name="add_bot"),
     path("tables/<int:table_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("tables/<int:table_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
-    path("tables/<int:table_id>/report/", views.report, name="report"),
     path("games/", listings.finished_games, name="finished_games"),
     path("games/", listings.finished_games, name="games"),  # the name the site nav uses
     path("games/mine/", listings.my_games, name="my_games"),
@@ -41,5 +39,4 @@ urlpatterns = [
     # Beside accounts' pages, at the addresses they have always had.
     path("accounts/guest/", players.try_as_guest, name="guest"),
     path("players/<str:username>/", players.profile, name="profile"),
-    path("players/<str:username>/report/", report_player, name="report_player"),
 ]

@@ -3,8 +3,6 @@
 A player reports another (from a table or a profile); moderators handle the report in the
 admin's queue. The moderation log is append-only: a row is written in the same transaction as
 the moderator's action it records (``moderation.actions``), and never changed nor deleted.
-
-These are models of the games app, registered through ``games.models``.
 """
 
 from __future__ import annotations
@@ -65,7 +63,6 @@ class Report(models.Model):
     created_at = models.DateTimeField(_("filed at"), auto_now_add=True)
 
     class Meta:
-        app_label = "games"
         verbose_name = _("report")
         verbose_name_plural = _("reports")
         ordering = ["-created_at"]
@@ -118,7 +115,6 @@ class ModerationLog(models.Model):
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
     class Meta:
-        app_label = "games"
         verbose_name = _("moderation log entry")
         verbose_name_plural = _("moderation log")
         ordering = ["-created_at", "-pk"]

@@ -1,6 +1,6 @@
 """What moderation tells accounts: which accounts its reports and log name, so that deleting a
 stale guest keeps it, inactive, rather than taking those records with it. Connected in
-``GamesConfig.ready``."""
+``ModerationConfig.ready``."""
 
 from __future__ import annotations
 

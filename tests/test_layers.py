@@ -1,8 +1,9 @@
 """The import rules of docs/architecture.md, checked by reading every module's imports.
 
-Data flows one way: engine ← models ← services ← presenters ← live, views and moderation, with
-accounts below games. A module that imports from a layer above its own fails here, naming the
-module and the import, before the cycle it starts shows up anywhere else.
+Data flows one way: moderation above games, games above accounts; within games, engine ←
+models ← services ← presenters ← live and views. A module that imports from a layer above its
+own fails here, naming the module and the import, before the cycle it starts shows up anywhere
+else.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SITE_PACKAGES = ("accounts", "games", "moderation", "lib", "ops", "taki_site")
 
-# The moderation models are models like the others (games.models registers them); the rest of
-# moderation (actions, admin, views) sits above the services.
+# The moderation models are models like the games' (they name tables and sanctions); the rest of
+# moderation (actions, admin, views) sits above them.
 MODERATION_ABOVE_MODELS = (
     "moderation.actions",
     "moderation.admin",
@@ -29,35 +30,28 @@ MODELS_MAY_NOT = (
     "games.services",
     "games.presenters",
     "games.live",
-    *MODERATION_ABOVE_MODELS,
     "games.views",
-    "games.admin",
 )
 
-# What a layer may not import: a module (or any module below it) named here is above it.
+# What a layer may not import: a module (or any module below it) named here is above it. Only
+# the most specific layer a module belongs to is asked, so each of games' layers names
+# moderation too.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "accounts": ("games",),
-    "games.models": MODELS_MAY_NOT,
-    "moderation.models": MODELS_MAY_NOT,
+    "accounts": ("games", "moderation"),
+    "games": ("moderation",),
+    "games.models": (*MODELS_MAY_NOT, "moderation"),
     "games.services": (
         "games.presenters",
         "games.live",
-        *MODERATION_ABOVE_MODELS,
         "games.views",
-        "games.admin",
         "games.templatetags",
+        "moderation",
     ),
-    "games.presenters": ("games.live", *MODERATION_ABOVE_MODELS, "games.views", "games.admin"),
-    "games.live": ("games.views", "games.admin", *MODERATION_ABOVE_MODELS),
-    # The watch log sits at the services' level: the table's socket asks it as the pages do.
-    "moderation.watches": (
-        "games.presenters",
-        "games.live",
-        *MODERATION_ABOVE_MODELS,
-        "games.views",
-        "games.admin",
-    ),
-    "moderation": ("games.live",),
+    "games.presenters": ("games.live", "games.views", "moderation"),
+    "games.live": ("games.views", "moderation"),
+    "moderation.models": (*MODELS_MAY_NOT, *MODERATION_ABOVE_MODELS),
+    # Moderation asks the games through their services and models, never their pages or sockets.
+    "moderation": ("games.live", "games.views"),
 }
 
 
@@ -198,3 +192,14 @@ def test_accounts_importing_games_is_refused(tmp_path) -> None:
     assert "accounts.views imports games.services.stats (accounts is below games)" in (
         broken_rules(tmp_path)
     )
+
+
+def test_games_importing_moderation_is_refused(tmp_path) -> None:
+    probe(tmp_path, "games.views.tables", "from moderation import watches\n")
+    probe(tmp_path, "games.models.tables", "import moderation.models\n")
+
+    assert broken_rules(tmp_path) == [
+        "games.models.tables imports moderation.models (games.models is below moderation)",
+        "games.views.tables imports moderation (games is below moderation)",
+        "games.views.tables imports moderation.watches (games is below moderation)",
+    ]

@@ -33,7 +33,6 @@ from games.presenters import LobbyView, TableView
 from games.presenters import chat as chat_fragments
 from games.services import access, broadcast, chat, moves, presence
 from games.services.errors import ServiceError
-from moderation import watches
 
 logger = logging.getLogger(__name__)
 
@@ -349,7 +348,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.select_related("host").filter(pk=self.table_id).first()
         if table is None or not access.may_watch(table, self.user, self.invite):
             return None
-        watches.note_watch(self.user, table, self.invite, watches.ON_THE_SOCKET)
+        access.note_watch(self.user, table, self.invite, access.ON_THE_SOCKET)
         return table
 
     async def _play(self, frame: Any) -> None:

@@ -32,10 +32,6 @@ from games.models.tables import (
     seat_name,
 )
 
-# Reports and the moderation log are tables of this app too, kept in moderation's own module:
-# importing it here is what registers them when Django loads the app's models.
-from moderation import models as moderation_models  # noqa: F401
-
 __all__ = [
     "BOT_KINDS",
     "BOT_LEVELS",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -114,6 +115,12 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    def page_url(self, invite: str = "") -> str:
+        """The table's page; with ``invite``, the table's token, the link that lets anyone into a
+        private table."""
+        url = reverse("games:table", args=[self.pk])
+        return f"{url}?invite={invite}" if invite else url
 
     @property
     def shown_name(self) -> str:

@@ -321,6 +321,14 @@ def play_against_bots(
     return table
 
 
+def people_at(table: Table, user: User) -> list[User]:
+    """The people who sit or sat at ``table`` (a bot may have taken their seat), but ``user``,
+    by name."""
+    seated = Q(seats__table=table) | Q(pk__in=table.seats.values("replaced_user"))
+    people = get_user_model().objects.filter(seated).exclude(pk=user.pk)
+    return list(people.distinct().order_by("username"))
+
+
 def lobby_tables(page: int = 1) -> list[Table]:
     """The ``LOBBY_ROWS`` open public tables of ``page``, newest first, each with
     ``seats_taken`` (people and bots)."""

@@ -15,10 +15,9 @@ from django.views.decorators.http import require_GET
 from games.models import ChatMessage, Game
 from games.presenters import finished_game_context, replay_context
 from games.presenters import listings as lists
-from games.services import chat, history
+from games.services import access, chat, history
 from games.services.errors import ServiceError
 from games.views.tables import check_may_watch, invite_of
-from moderation import watches
 
 GAMES_PER_PAGE = 25  # the lists of finished games and of games being played
 
@@ -46,7 +45,7 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     if not game.finished:
         raise Http404(_("This game is still being played."))
     check_may_watch(request, game.table)
-    watches.note_watch(request.user, game.table, invite_of(request), watches.AS_A_FINISHED_GAME)
+    access.note_watch(request.user, game.table, invite_of(request), access.AS_A_FINISHED_GAME)
     return game
 
 

@@ -1,4 +1,4 @@
-"""The games' pages: the lobby, the tables, the rules, the chat's mutes and reports.
+"""The games' pages: the lobby, the tables, the rules and the chat's mutes.
 
 Views only check who may see what, call ``games.services`` and render; every rule is decided
 there or in the engine. State changes are POST only; a refusal from the services becomes a
@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -36,8 +34,6 @@ from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
 from games.services import access, chat, rematch, starting, tables
 from games.services.errors import ServiceError
-from moderation import watches
-from moderation.views import report as report_view
 
 # ------------------------------------------------------------------ helpers
 
@@ -70,14 +66,12 @@ def _get_table_for_user(request: HttpRequest, table_id: int) -> Table:
 
 def _table_url(table: Table, request: HttpRequest | None = None) -> str:
     """The table's page; with the invite for a private table the visitor came with its invite."""
-    if request is not None and not table.public and _invite_ok(request, table):
-        return _invite_url(table)
-    return reverse("games:table", args=[table.pk])
+    return access.page_for(table, invite_of(request) if request is not None else None)
 
 
 def _invite_url(table: Table) -> str:
     """The table's page with its invite: the link that lets anyone into a private table."""
-    return reverse("games:table", args=[table.pk]) + f"?invite={table.invite_token}"
+    return table.page_url(table.invite_token)
 
 
 def _refuse(request: HttpRequest, error: ServiceError, next_url: str) -> HttpResponse:
@@ -199,7 +193,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     context["table_socket"] = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
     context["invite_url"] = request.build_absolute_uri(_invite_url(table))
     context.update(_chat_panel(table, request.user))
-    watches.note_watch(request.user, table, invite, watches.ON_THE_PAGE)
+    access.note_watch(request.user, table, invite, access.ON_THE_PAGE)
     return render(request, "games/table.html", context)
 
 
@@ -295,7 +289,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.ico"), permanent=True)
 
 
-# ------------------------------------------------------------------ chat and reports
+# ------------------------------------------------------------------ chat
 
 
 def _chat_panel(table: Table, user) -> dict:
@@ -303,17 +297,10 @@ def _chat_panel(table: Table, user) -> dict:
     context = chat_context(table.pk, user)
     if user.is_authenticated:
         muted = chat.muted_authors(user)
-        people = _people_at(table, user)
+        people = tables.people_at(table, user)
         context["chat_people"] = [person for person in people if person.pk not in muted]
         context["chat_muted"] = [person for person in people if person.pk in muted]
     return context
-
-
-def _people_at(table: Table, user) -> list:
-    """The people who sit or sat at the table, but ``user``."""
-    User = get_user_model()
-    seated = Q(seats__table=table) | Q(pk__in=table.seats.values("replaced_user"))
-    return list(User.objects.filter(seated).exclude(pk=user.pk).distinct().order_by("username"))
 
 
 @require_POST
@@ -341,16 +328,8 @@ def _person_at(request: HttpRequest, table: Table):
 
     :raises Http404: anyone else.
     """
-    people = {person.pk: person for person in _people_at(table, request.user)}
+    people = {person.pk: person for person in tables.people_at(table, request.user)}
     try:
         return people[int(request.POST.get("user", ""))]
     except (KeyError, ValueError):
         raise Http404("nobody of that id at this table") from None
-
-
-@login_required
-def report(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Report someone who sits or sat at the table; the table and its recent chat go with it."""
-    table = _get_table_for_user(request, table_id)
-    people = _people_at(table, request.user)
-    return report_view(request, people, _table_url(table, request), table=table)

@@ -96,13 +96,13 @@ def test_a_report_filed_from_the_table_is_handled_by_a_moderator(
     admin.locator("input[name=_save]").click()
     expect(admin.locator("#result_list tbody tr", has_text=rude)).to_contain_text("Resolved")
 
-    admin.goto(base + "/admin/games/moderationlog/")
+    admin.goto(base + "/admin/moderation/moderationlog/")
     entry = admin.locator("#result_list tbody tr", has_text="Handled a report")
     expect(entry).to_contain_text(moderator)
     expect(entry).to_contain_text("Warned; muted for a day.")
     screenshot(admin, artifacts, "mod-log")
     rows = site_server.query(
-        "SELECT r.status FROM games_report r JOIN auth_user u ON u.id = r.target_id "
+        "SELECT r.status FROM moderation_report r JOIN auth_user u ON u.id = r.target_id "
         "WHERE u.username = ?",
         (rude,),
     )
@@ -144,7 +144,7 @@ def test_a_moderator_mutes_the_reported_player_from_the_report(
     moderator = unique_name("mod")
     make_moderator(site_server, moderator)
     admin = log_in_to_the_admin(new_context(), base, moderator)
-    admin.goto(base + "/admin/games/report/")
+    admin.goto(base + "/admin/moderation/report/")
     admin.locator("#result_list tbody tr", has_text=rude).locator("th a").click()
     admin.locator("select[name=sanction_kind]").select_option(label="Chat mute")
     admin.locator("select[name=duration]").select_option(label="1 day")
@@ -168,7 +168,7 @@ def test_a_moderator_mutes_the_reported_player_from_the_report(
     )
     screenshot(other, artifacts, "chat-muted")
     rows = site_server.query(
-        "SELECT r.status, s.kind FROM games_report r JOIN accounts_sanction s "
+        "SELECT r.status, s.kind FROM moderation_report r JOIN accounts_sanction s "
         "ON s.id = r.sanction_id JOIN auth_user u ON u.id = r.target_id WHERE u.username = ?",
         (rude,),
     )

@@ -72,7 +72,7 @@ def prepare(name: str, *, alice, bob, running) -> tuple[str, dict[str, Any], Any
         return url, data, lambda: ChatMessage.objects.get(pk=line.pk).hidden_at is not None
     if name == "handle_report":
         report = Report.objects.create(filer=alice, target=bob, category="abusive_chat")
-        url = reverse("admin:games_report_change", args=[report.pk])
+        url = reverse("admin:moderation_report_change", args=[report.pk])
         data = {"status": "resolved", "notes": "muted for a day"}
         return url, data, lambda: Report.objects.get(pk=report.pk).status == "resolved"
     if name == "verify":
@@ -152,9 +152,9 @@ def test_nobody_edits_the_moderation_log_not_even_a_superuser(client, mod, bob) 
     root = User.objects.create_superuser("root", password="root-password-1")
     client.force_login(root)
 
-    page = client.get(reverse("admin:games_moderationlog_change", args=[entry.pk]))
-    delete = client.post(reverse("admin:games_moderationlog_delete", args=[entry.pk]))
-    add = client.get(reverse("admin:games_moderationlog_add"))
+    page = client.get(reverse("admin:moderation_moderationlog_change", args=[entry.pk]))
+    delete = client.post(reverse("admin:moderation_moderationlog_delete", args=[entry.pk]))
+    add = client.get(reverse("admin:moderation_moderationlog_add"))
 
     assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
     assert delete.status_code == 403 and add.status_code == 403

@@ -73,7 +73,7 @@ def add_sanction(client: Client, user, kind: str = "chat_mute"):
 
 
 def handle(client: Client, report: Report, **fields: Any):
-    url = reverse("admin:games_report_change", args=[report.pk])
+    url = reverse("admin:moderation_report_change", args=[report.pk])
     return client.post(url, {"status": "resolved", "notes": "seen", **fields}, follow=True)
 
 
@@ -128,8 +128,8 @@ def test_a_moderator_may_see_the_reports(mod_client, alice, bob, running) -> Non
     report.chat_snapshot = [{"author": "bob", "text": "you play like a bot", "at": ""}]
     report.save()
 
-    queue = mod_client.get(actions_url("games_report"))
-    page = mod_client.get(reverse("admin:games_report_change", args=[report.pk]))
+    queue = mod_client.get(actions_url("moderation_report"))
+    page = mod_client.get(reverse("admin:moderation_report_change", args=[report.pk]))
 
     assert queue.status_code == 200 and "bob" in queue.content.decode()
     html = page.content.decode()
@@ -228,8 +228,8 @@ def test_a_moderator_may_verify_a_game(mod, mod_client, running) -> None:
 def test_a_moderator_may_read_the_log(mod, mod_client, bob) -> None:
     entry = ModerationLog.objects.create(actor=mod, action="ban", target=bob, reason="spam")
 
-    listing = mod_client.get(actions_url("games_moderationlog"))
-    page = mod_client.get(reverse("admin:games_moderationlog_change", args=[entry.pk]))
+    listing = mod_client.get(actions_url("moderation_moderationlog"))
+    page = mod_client.get(reverse("admin:moderation_moderationlog_change", args=[entry.pk]))
 
     assert listing.status_code == 200 and "spam" in listing.content.decode()
     assert page.status_code == 200
@@ -275,7 +275,7 @@ def test_a_moderator_may_not_hide_their_own_line(mod, mod_client, running) -> No
 def test_a_moderator_may_not_handle_a_report_about_themselves(mod, mod_client, alice) -> None:
     report = Report.objects.create(filer=alice, target=mod, category="abusive_chat")
 
-    page = mod_client.get(reverse("admin:games_report_change", args=[report.pk]))
+    page = mod_client.get(reverse("admin:moderation_report_change", args=[report.pk]))
     response = handle(mod_client, report, status="dismissed")
 
     assert 'name="status"' not in page.content.decode()
@@ -362,12 +362,12 @@ def test_a_moderator_may_not_make_anyone_staff_or_superuser(mod_client, bob) -> 
 def test_a_moderator_may_not_edit_nor_delete_the_log(mod, mod_client, bob) -> None:
     entry = ModerationLog.objects.create(actor=mod, action="ban", target=bob, reason="spam")
 
-    add = mod_client.post(reverse("admin:games_moderationlog_add"), {"reason": "forged"})
+    add = mod_client.post(reverse("admin:moderation_moderationlog_add"), {"reason": "forged"})
     change = mod_client.post(
-        reverse("admin:games_moderationlog_change", args=[entry.pk]), {"reason": "rewritten"}
+        reverse("admin:moderation_moderationlog_change", args=[entry.pk]), {"reason": "rewritten"}
     )
     delete = mod_client.post(
-        reverse("admin:games_moderationlog_delete", args=[entry.pk]), {"post": "yes"}
+        reverse("admin:moderation_moderationlog_delete", args=[entry.pk]), {"post": "yes"}
     )
 
     assert (add.status_code, change.status_code, delete.status_code) == (403, 403, 403)
@@ -401,7 +401,7 @@ def test_a_moderator_may_not_delete_a_sanction_or_a_report_nor_edit_a_sanction(
 
     gone = [
         mod_client.post(reverse("admin:accounts_sanction_delete", args=[sanction.pk]), {"post": 1}),
-        mod_client.post(reverse("admin:games_report_delete", args=[report.pk]), {"post": 1}),
+        mod_client.post(reverse("admin:moderation_report_delete", args=[report.pk]), {"post": 1}),
     ]
     mod_client.post(
         reverse("admin:accounts_sanction_change", args=[sanction.pk]),

@@ -1,13 +1,17 @@
-"""The moderators' players screen: /admin/auth/user/."""
+"""The moderators' players screen: /admin/auth/user/, accounts' screen of players with the
+moderators' actions."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from accounts.admin import PlayerAdmin
 from games.services import broadcast
+from moderation.admin.players import ModeratedPlayerAdmin
 from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -77,48 +81,6 @@ def test_it_does_not_let_a_moderator_ban_themselves(mod_client: Client, moderato
     assert User.objects.get(pk=moderator.pk).is_active
 
 
-def test_it_finds_players_by_name(mod_client: Client, dana, ben) -> None:
-    response = mod_client.get(CHANGELIST, {"q": "dan"})
-
-    assert list(response.context["cl"].result_list) == [dana]
-
-
-def test_it_filters_banned_players(mod_client: Client, dana, ben) -> None:
-    ben.is_active = False
-    ben.save()
-
-    response = mod_client.get(CHANGELIST, {"is_active__exact": "0"})
-
-    assert list(response.context["cl"].result_list) == [ben]
-
-
-def test_it_refuses_to_add_a_player_whose_name_differs_only_in_case(
-    mod_client: Client, dana
-) -> None:
-    response = mod_client.post(
-        reverse("admin:auth_user_add"),
-        {
-            "username": "DANA",
-            "usable_password": "true",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
-    )
-
-    assert "is taken" in response.content.decode()
-    assert User.objects.filter(username__iexact="dana").count() == 1
-
-
-def test_it_refuses_to_rename_a_player_to_a_look_alike(mod_client: Client, dana, ben) -> None:
-    response = mod_client.post(
-        reverse("admin:auth_user_change", args=[ben.pk]),
-        {"username": "d\u0430na", "date_joined_0": "2025-01-01", "date_joined_1": "00:00:00"},
-    )
-
-    assert "Use only the letters" in response.content.decode()
-    assert User.objects.get(pk=ben.pk).username == "ben"
-
-
 def test_deactivating_a_player_by_hand_closes_their_sockets(
     mod_client: Client, dana, monkeypatch
 ) -> None:
@@ -134,3 +96,10 @@ def test_deactivating_a_player_by_hand_closes_their_sockets(
 
     assert not User.objects.get(pk=dana.pk).is_active
     assert ended == [dana.pk]
+
+
+def test_the_players_screen_is_accounts_one_with_the_moderators_actions() -> None:
+    screen = admin.site.get_model_admin(User)
+
+    assert type(screen) is ModeratedPlayerAdmin
+    assert isinstance(screen, PlayerAdmin)

@@ -29,12 +29,12 @@ def post(client: Client, report: Report, **fields: Any):
         "sanction_reason": "",
         **fields,
     }
-    url = reverse("admin:games_report_change", args=[report.pk])
+    url = reverse("admin:moderation_report_change", args=[report.pk])
     return client.post(url, data, follow=True)
 
 
 def test_an_open_reports_page_offers_to_sanction_the_reported_player(mod_client, report) -> None:
-    page = mod_client.get(reverse("admin:games_report_change", args=[report.pk]))
+    page = mod_client.get(reverse("admin:moderation_report_change", args=[report.pk]))
 
     html = page.content.decode()
     assert "Act on the reported player" in html
@@ -53,7 +53,7 @@ def test_a_mute_from_the_report_resolves_it_and_links_the_sanction(
     assert sanction.ends_at is not None
     assert (report.status, report.sanction, report.handled_by) == ("resolved", sanction, mod)
     assert ModerationLog.objects.count() == 2
-    page = mod_client.get(reverse("admin:games_report_change", args=[report.pk])).content
+    page = mod_client.get(reverse("admin:moderation_report_change", args=[report.pk])).content
     link = reverse("admin:accounts_sanction_change", args=[sanction.pk])
     assert f'href="{link}"' in page.decode() and "Chat mute" in page.decode()
 

@@ -29,7 +29,7 @@ def test_a_report_from_the_table_attaches_the_game_and_recent_chat(
     client.force_login(alice)
 
     response = client.post(
-        reverse("games:report", args=[table.pk]),
+        reverse("moderation:report", args=[table.pk]),
         {"target": bob.pk, "category": "abusive_chat", "comment": "insults"},
         follow=True,
     )
@@ -42,7 +42,7 @@ def test_a_report_from_the_table_attaches_the_game_and_recent_chat(
 
 def test_one_open_report_per_filer_target_and_category(client: Client, table, alice, bob) -> None:
     client.force_login(alice)
-    url = reverse("games:report", args=[table.pk])
+    url = reverse("moderation:report", args=[table.pk])
     data = {"target": bob.pk, "category": "leaving", "comment": ""}
 
     client.post(url, data)
@@ -59,18 +59,40 @@ def test_only_people_at_the_table_can_be_reported_from_it(client: Client, table,
     client.force_login(alice)
 
     response = client.post(
-        reverse("games:report", args=[table.pk]),
+        reverse("moderation:report", args=[table.pk]),
         {"target": stranger.pk, "category": "other"},
     )
 
     assert response.status_code == 200 and not Report.objects.exists()
 
 
+def test_a_report_from_a_private_table_goes_back_to_it_with_its_invite(
+    client: Client, make_table, alice, bob
+) -> None:
+    private = make_table(players=[bob], start=True, turn_seconds=None, public=False)
+    client.force_login(bob)
+    url = reverse("moderation:report", args=[private.pk]) + f"?invite={private.invite_token}"
+
+    response = client.post(url, {"target": alice.pk, "category": "other"})
+
+    assert response["Location"] == f"/tables/{private.pk}/?invite={private.invite_token}"
+    assert Report.objects.get().table == private
+
+
+def test_nobody_reports_from_a_private_table_they_may_not_see(client: Client, make_table, bob):
+    private = make_table(players=[bob], start=True, turn_seconds=None, public=False)
+    client.force_login(get_user_model().objects.create_user("zed", password="zed-password-1"))
+
+    page = client.get(reverse("moderation:report", args=[private.pk]))
+
+    assert page.status_code == 403
+
+
 def test_a_report_from_a_profile(client: Client, alice, bob) -> None:
     client.force_login(alice)
 
     response = client.post(
-        reverse("games:report_player", args=["bob"]),
+        reverse("moderation:report_player", args=["bob"]),
         {"target": bob.pk, "category": "offensive_name", "comment": ""},
         follow=True,
     )

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.services import access
 from moderation import watches
 from moderation.models import ModerationLog
 from tests.games.live.test_consumers_table import connect
@@ -54,7 +55,7 @@ async def test_a_moderator_opening_a_private_tables_socket_directly_is_logged(
 
     rows = await database_sync_to_async(watch_rows)()
     # …and the watch is in the log, about the table's host.
-    assert rows == [(mod.pk, alice.pk, str(watches.ON_THE_SOCKET))]
+    assert rows == [(mod.pk, alice.pk, str(access.ON_THE_SOCKET))]
     await socket.disconnect()
 
 
@@ -120,7 +121,7 @@ def test_a_moderator_opening_another_players_private_finished_game_is_logged(
     page = mod_client.get(reverse("games:finished_game", args=[game.pk]))
 
     assert page.status_code == 200
-    assert watch_rows() == [(mod.pk, private.host_id, str(watches.AS_A_FINISHED_GAME))]
+    assert watch_rows() == [(mod.pk, private.host_id, str(access.AS_A_FINISHED_GAME))]
 
 
 def test_a_moderator_downloading_a_private_games_record_is_logged(private, mod, mod_client) -> None:
@@ -129,4 +130,4 @@ def test_a_moderator_downloading_a_private_games_record_is_logged(private, mod, 
     record = mod_client.get(reverse("games:record_json", args=[game.pk]))
 
     assert record.status_code == 200
-    assert watch_rows() == [(mod.pk, private.host_id, str(watches.AS_A_FINISHED_GAME))]
+    assert watch_rows() == [(mod.pk, private.host_id, str(access.AS_A_FINISHED_GAME))]

@@ -429,6 +429,17 @@ def test_the_site_offers_the_engines_levels_in_their_order_and_plays_every_seat_
     assert {"greedy", "random"} <= tables.SEAT_BOTS  # the names stored seats already hold
 
 
+def test_the_people_at_a_table_are_who_sit_or_sat_there_but_the_one_asking(
+    alice, bob, carol, make_table
+) -> None:
+    table = make_table(players=[bob, carol], seat_count=3, start=True)
+    tables.leave_table(table.pk, carol)  # a bot takes her seat
+    make_table(host=carol, players=[bob])  # another table: nobody from it counts here
+
+    assert tables.people_at(table, alice) == [bob, carol]
+    assert tables.people_at(table, carol) == [alice, bob]
+
+
 def sent(told) -> list[tuple[str, dict]]:
     """What the services sent, each message without its random key."""
     return [(group, unkeyed(message)) for group, message in told.sent]

@@ -22,9 +22,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin import MOVES_PER_PAGE
 from games.models import MAX_SEATS, Game
 from games.services import moves, tables
+from moderation.admin.games import MOVES_PER_PAGE
 
 
 class Command(BaseCommand):

@@ -1,5 +1,6 @@
-"""The forms of the moderators' screens: the players' action bar, imposing and lifting a
-sanction, and handling a report (resolving it, or acting on the person reported from it)."""
+"""The forms of the moderators' screens: the players' action bar, the reason beside the other
+screens' actions, imposing and lifting a sanction, and handling a report (resolving it, or acting
+on the person reported from it)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,12 @@ class PlayerActionForm(ActionForm):
 
     reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
     new_name = forms.CharField(label=_("New name"), required=False, max_length=20)
+
+
+class ReasonActionForm(ActionForm):
+    """The action bar with a reason beside the action: every moderator action says why."""
+
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
 
 
 class SanctionForm(forms.ModelForm):
