@@ -48,7 +48,7 @@ print("\n".join(lines))
 endef
 export requirements
 
-.PHONY: help run run-cluster test axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test node-deps axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -62,7 +62,7 @@ help:
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
-	@echo "make lint    ruff check and ruff format --check"
+	@echo "make lint    ruff check, ruff format --check, and stylelint on static/css"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make clean   remove .venv, collected static files and caches"
 
@@ -145,14 +145,40 @@ test: $(VENV)/.stamp-test system-deps lint axe
 		echo "warning: PostgreSQL is not installed: the suite ran on SQLite only" >&2; \
 	fi
 
-# axe-core, which the browser tests run on every page (tests/e2e/axe.py), from npm if npm is
-# there; not a dependency of the site, so not saved in a package.json.
-axe:
-	@if [ ! -d node_modules/axe-core ] && command -v npm >/dev/null; then npm install --no-save axe-core; fi
+# The front end's tools, none of them a dependency of the site: stylelint (static/css, configured
+# in stylelint.config.mjs) and axe-core, which the browser tests run on every page
+# (tests/e2e/axe.py). They are package.json's devDependencies at the versions package-lock.json
+# pins, installed by `npm ci` into the git-ignored node_modules/ whenever the lock file is newer
+# than the install. Without npm, CI (CI=true) fails; elsewhere the stylesheets go unlinted and the
+# browser tests without axe-core, with a warning.
+NPM_STAMP := node_modules/.stamp-npm
 
-lint: $(VENV)/.stamp-test
+node-deps:
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$CI" = true ]; then \
+			echo "error: npm is not installed: make lint needs it for stylelint, the browser tests for axe-core (install Node.js 20.19 or newer, with npm)" >&2; \
+			exit 1; \
+		fi; \
+		if [ -f $(NPM_STAMP) ]; then \
+			echo "warning: npm is not installed: node_modules/ is used as it is" >&2; \
+		else \
+			echo "warning: npm is not installed: the stylesheets are not linted, and the browser tests skip axe-core" >&2; \
+		fi; \
+		exit 0; \
+	fi; \
+	if [ ! -f $(NPM_STAMP) ] || [ package-lock.json -nt $(NPM_STAMP) ]; then \
+		npm ci --no-audit --no-fund --loglevel=error && touch $(NPM_STAMP); \
+	fi
+
+axe: node-deps
+
+lint: $(VENV)/.stamp-test node-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@if [ -x node_modules/.bin/stylelint ]; then \
+		echo 'node_modules/.bin/stylelint "static/css/**/*.css"'; \
+		node_modules/.bin/stylelint "static/css/**/*.css"; \
+	fi
 
 format: $(VENV)/.stamp-test
 	$(BIN)/ruff format .
