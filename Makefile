@@ -62,7 +62,7 @@ help:
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
-	@echo "make lint    ruff check and ruff format --check"
+	@echo "make lint    ruff check, ruff format --check and the import rules (lint-imports)"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make clean   remove .venv, collected static files and caches"
 
@@ -153,6 +153,7 @@ axe:
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 format: $(VENV)/.stamp-test
 	$(BIN)/ruff format .
