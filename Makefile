@@ -62,7 +62,7 @@ help:
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
-	@echo "make lint    ruff check, ruff format --check, and stylelint on static/css"
+	@echo "make lint    ruff check, ruff format --check, the import rules (lint-imports), stylelint"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make clean   remove .venv, collected static files and caches"
 
@@ -175,6 +175,7 @@ axe: node-deps
 lint: $(VENV)/.stamp-test node-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	@if [ -x node_modules/.bin/stylelint ]; then \
 		echo 'node_modules/.bin/stylelint "static/css/**/*.css"'; \
 		node_modules/.bin/stylelint "static/css/**/*.css"; \
