@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import COMMENT_MAX_LENGTH
+from lib.append_only import AppendOnly, AppendOnlyError
 
 
 class Report(models.Model):
@@ -78,11 +79,11 @@ class Report(models.Model):
         return f"{self.get_category_display()}: {self.target} ({self.filer})"
 
 
-class ModerationLogError(RuntimeError):
+class ModerationLogError(AppendOnlyError):
     """Someone tried to change or delete a row of the moderation log."""
 
 
-class ModerationLog(models.Model):
+class ModerationLog(AppendOnly):
     """One moderator action: who, what, whom, why, when. Append-only."""
 
     class Action(models.TextChoices):
@@ -114,6 +115,8 @@ class ModerationLog(models.Model):
     reason = models.TextField(_("reason"), blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
+    refusal = ModerationLogError
+
     class Meta:
         verbose_name = _("moderation log entry")
         verbose_name_plural = _("moderation log")
@@ -121,11 +124,3 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor} · {self.get_action_display()} · {self.object_repr}"
-
-    def save(self, *args, **kwargs) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise ModerationLogError("the moderation log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ModerationLogError("the moderation log is append-only")
