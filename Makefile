@@ -177,8 +177,8 @@ lint: $(VENV)/.stamp-test node-deps
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	@if [ -x node_modules/.bin/stylelint ]; then \
-		echo 'node_modules/.bin/stylelint "static/css/**/*.css"'; \
-		node_modules/.bin/stylelint "static/css/**/*.css"; \
+		echo 'node_modules/.bin/stylelint "static/css/**/*.css" "accounts/static/**/*.css"'; \
+		node_modules/.bin/stylelint "static/css/**/*.css" "accounts/static/**/*.css"; \
 	fi
 
 format: $(VENV)/.stamp-test

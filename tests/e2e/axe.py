@@ -1,7 +1,7 @@
 """axe-core in the browser tests: run it on a page and keep the violations that matter.
 
-axe-core comes from the npm registry into node_modules/ (`make test` installs it when npm is
-there: `npm install --no-save axe-core`). It is injected through the DevTools protocol
+axe-core comes from the npm registry into node_modules/, at the version package-lock.json pins
+(`make axe`, which `make test` runs, installs it when npm is there). It is injected through the DevTools protocol
 (``page.evaluate``), which the site's Content-Security-Policy does not apply to, so the pages
 are checked exactly as they are served.
 """
@@ -25,8 +25,8 @@ SERIOUS = ("serious", "critical")
 def _axe_source() -> str:
     if not AXE_PATH.exists():
         if os.environ.get("CI"):
-            pytest.fail("axe-core is missing: run `npm install --no-save axe-core`")
-        pytest.skip("axe-core is not installed (npm install --no-save axe-core)")
+            pytest.fail("axe-core is missing: run `make axe`")
+        pytest.skip("axe-core is not installed (make axe)")
     return AXE_PATH.read_text()
 
 

@@ -11,7 +11,7 @@ def test_a_visitor_sees_the_home_page_styled_and_with_htmx(live_server, page, co
 
     assert page.title() == "Taki Online"
     assert page.locator("header .site-name").inner_text() == "Taki Online"
-    # site.css is served and applied: the header is dark.
+    # The stylesheets are served and applied: the header is dark.
     header_background = page.locator("header").evaluate("e => getComputedStyle(e).backgroundColor")
     assert header_background == "rgb(29, 31, 36)"
     # htmx and its websocket extension loaded and registered.
