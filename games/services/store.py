@@ -13,7 +13,8 @@ Their parameters are named (``%(name)s`` with a dict, which every backend takes)
 positional ``%s`` Django's SQLite backend rewrites each statement to ``?`` with a regular
 expression on every run, which cost about 12 µs a statement.
 
-Model signals do not fire for these rows (no code listens to them).
+Rows are built by ``Model.from_db``, as the ORM builds them; the save signals do not fire for
+the rows written here (no code listens to them).
 """
 
 from __future__ import annotations
@@ -26,13 +27,9 @@ from weakref import WeakKeyDictionary
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model, signals
-from django.db.models.base import ModelState
+from django.db.models import DEFERRED, Field, Model
 
 from games.models import Game, Move, Seat, Table
-
-_GAME_TABLE = Game._meta.get_field("table")
-_SEAT_USER = Seat._meta.get_field("user")
 
 # What the move path reads of each model (the other fields are deferred: loaded if touched).
 GAME_FIELDS = (
@@ -78,15 +75,8 @@ RECENT_MOVE_FIELDS = ("seq", "seat", "source", "events", "action")
 
 class _Columns:
     """Some fields of a model: their columns in a select list, and loading a row of them into
-    an instance as the ORM does (``Model.from_db`` after the fields' database converters).
-
-    The instance is built as ``from_db`` builds it, without its per-field ``setattr``: the
-    loaded values go straight into the new instance's ``__dict__``, the unread fields are left
-    out (deferred: loaded if touched), and ``_state`` says it came from the database. That is
-    all ``Model.__init__`` does with positional values, unless something listens to the model's
-    ``pre_init`` or ``post_init`` signal when the statements are written (at the connection's
-    first move; receivers connect when the apps load): then the ORM's own ``from_db`` is used.
-    """
+    an instance as the ORM does: the fields' database converters, then ``Model.from_db`` with
+    the fields not read deferred (loaded if touched)."""
 
     def __init__(
         self, db: BaseDatabaseWrapper, model: type[Model], names: Sequence[str], alias: str
@@ -94,36 +84,33 @@ class _Columns:
         meta = model._meta
         self.model = model
         self.fields: list[Field] = [meta.get_field(name.removesuffix("_id")) for name in names]
-        self.attnames = [field.attname for field in self.fields]
         quote = db.ops.quote_name
         self.select = ", ".join(f"{quote(alias)}.{quote(f.column)}" for f in self.fields)
-        # (index, column, converters) of the fields whose database values need converting.
+        # ``from_db`` takes a value for each concrete field, in their order, DEFERRED for those
+        # not read: where each selected column goes in that row.
+        concrete = [field.attname for field in meta.concrete_fields]
+        self._positions = [concrete.index(field.attname) for field in self.fields]
+        self._width = len(concrete)
+        self._loaded = [name for name in concrete if name in {f.attname for f in self.fields}]
+        # (position in the row, column, converters) of the fields whose database values need
+        # converting.
         self._converters: list[tuple[int, Any, list[Callable[..., Any]]]] = []
-        for index, field in enumerate(self.fields):
+        for position, field in zip(self._positions, self.fields, strict=True):
             column = field.get_col(alias)
             converters = db.ops.get_db_converters(column) + field.get_db_converters(db)
             if converters:
-                self._converters.append((index, column, converters))
-        self._plain = not (
-            signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
-        )
+                self._converters.append((position, column, converters))
 
     def load(self, db: BaseDatabaseWrapper, values: Sequence[Any]) -> Model:
-        values = list(values)
-        for index, column, converters in self._converters:
-            value = values[index]
+        row: list[Any] = [DEFERRED] * self._width
+        for position, value in zip(self._positions, values, strict=True):
+            row[position] = value
+        for position, column, converters in self._converters:
+            value = row[position]
             for convert in converters:
                 value = convert(value, column, db)
-            values[index] = value
-        if not self._plain:
-            return self.model.from_db(db.alias, self.attnames, values)
-        instance = self.model.__new__(self.model)
-        state = ModelState()
-        state.adding = False
-        state.db = db.alias
-        instance.__dict__["_state"] = state
-        instance.__dict__.update(zip(self.attnames, values, strict=True))
-        return instance
+            row[position] = value
+        return self.model.from_db(db.alias, self._loaded, row)
 
 
 _written: WeakKeyDictionary[BaseDatabaseWrapper, dict[str, Any]] = WeakKeyDictionary()
@@ -271,7 +258,7 @@ def read_table(
         moves: list[dict[str, Any]] = []
         if row[split] is not None:
             game = sql["game"].load(db, row[split:])
-            _link(game, table)
+            game.table = table  # the one-to-one, cached both ways
             cursor.execute(sql["recent_moves"], {"game": game.pk, "count": recent})
             for move_row in reversed(cursor.fetchall()):
                 move = sql["move"].load(db, move_row)
@@ -284,22 +271,14 @@ def read_table(
 def _game(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any]) -> Game:
     split = len(GAME_FIELDS)
     game = sql["game"].load(db, row[:split])
-    table = sql["table"].load(db, row[split : split + len(TABLE_FIELDS)])
-    _link(game, table)
+    game.table = sql["table"].load(db, row[split : split + len(TABLE_FIELDS)])
     return game
-
-
-def _link(game: Game, table: Table) -> None:
-    """What ``game.table = table`` does, without its checks: the one-to-one, cached both ways."""
-    _GAME_TABLE.set_cached_value(game, table)
-    _GAME_TABLE.remote_field.set_cached_value(table, game)
 
 
 def _seat(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any], start: int) -> Seat:
     split = start + len(SEAT_FIELDS)
     seat = sql["seat"].load(db, row[start:split])
-    user = sql["user"].load(db, row[split:]) if row[split] is not None else None
-    _SEAT_USER.set_cached_value(seat, user)  # ``seat.user = user``, without its checks
+    seat.user = sql["user"].load(db, row[split:]) if row[split] is not None else None
     return seat
 
 
