@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
 from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, trans_real
+from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, nodes
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
@@ -70,12 +71,22 @@ class LiveEnvironment(Environment):
             copies[language] = copy
         return copy
 
-    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        tree = super()._parse(source, name, filename)
-        if self.language is not None:
-            tree = _TranslateMessages(trans_real.translation(self.language).gettext).visit(tree)
-            tree.set_environment(self)
-        return tree
+    def compile(
+        self,
+        source: str | nodes.Template,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: bool = False,
+        defer_init: bool = False,
+    ) -> str | CodeType:
+        """Jinja2's ``compile``; in a language's copy, a template's source is parsed, its
+        constant messages translated in the tree, and the tree compiled."""
+        if self.language is not None and isinstance(source, str):
+            tree = self.parse(source, name, filename)
+            with translation.override(self.language):
+                source = _TranslateMessages(gettext).visit(tree)
+            source.set_environment(self)
+        return super().compile(source, name, filename, raw=raw, defer_init=defer_init)
 
 
 class _TranslateMessages(NodeTransformer):

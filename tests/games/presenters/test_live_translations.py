@@ -9,10 +9,12 @@ import pytest
 from django.conf import settings
 from django.template import engines
 from django.utils import translation
+from jinja2 import DictLoader
 
 from games import presenters
 from games.models import Game, Table
 from games.presenters import fragments as presenters_fragments
+from games.presenters import jinja
 from games.services import moves
 from tests.play import play_to_the_end
 
@@ -82,6 +84,22 @@ def test_the_copy_in_a_language_holds_its_constant_messages_translated() -> None
     # The copy is made once per language, and the page's environment is left as it was.
     assert env.in_language("es") is env.in_language("es")
     assert "Watching" in env.compile(source, raw=True)
+
+
+def test_a_template_its_loader_reads_is_compiled_with_its_messages_translated() -> None:
+    env = jinja.environment(loader=DictLoader({"watching.html": '<p>{{ _("Watching") }}</p>'}))
+    with translation.override("es"):
+        watching = translation.gettext("Watching")
+
+    def looked_up(message: str) -> str:
+        return "looked up as drawn"
+
+    # Drawn with a gettext of its own, the copy's template shows the message it was compiled
+    # with; the page's environment looks it up.
+    assert env.in_language("es").get_template("watching.html").render(_=looked_up) == (
+        f"<p>{watching}</p>"
+    )
+    assert env.get_template("watching.html").render(_=looked_up) == "<p>looked up as drawn</p>"
 
 
 def test_a_message_with_a_plural_is_still_chosen_as_it_is_drawn() -> None:
