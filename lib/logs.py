@@ -13,7 +13,7 @@ import functools
 import inspect
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,17 +86,26 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
-def logging_config(log_format: str) -> dict[str, Any]:
+def logging_config(log_format: str, request_filters: Sequence[str] = ()) -> dict[str, Any]:
     """LOGGING: Django's own unless LOG_FORMAT is ``json``; then every line that reaches the root
     logger (the site's, Django's, Daphne's) goes to stderr as JSON, from INFO up.
+
+    ``request_filters`` name ``logging.Filter`` classes (dotted paths) put on ``django.request``,
+    the logger of Django's line about each answer with an error status (4xx, 5xx).
 
     :raises ImproperlyConfigured: for another format than ``text`` or ``json``.
     """
     if log_format not in ("text", "json"):
         raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {log_format!r}")
     config: dict[str, Any] = {"version": 1, "disable_existing_loggers": False}
+    if request_filters:
+        names = [f"request_{index}" for index in range(len(request_filters))]
+        config["filters"] = {
+            name: {"()": path} for name, path in zip(names, request_filters, strict=True)
+        }
+        config["loggers"] = {"django.request": {"filters": names}}
     if log_format == "json":
-        config["filters"] = {"move_ids": {"()": "lib.logs.MoveIds"}}
+        config.setdefault("filters", {})["move_ids"] = {"()": "lib.logs.MoveIds"}
         config["formatters"] = {"json": {"()": "lib.logs.JsonFormatter"}}
         config["handlers"] = {
             "json": {"class": "logging.StreamHandler", "filters": ["move_ids"], "formatter": "json"}
