@@ -9,7 +9,9 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 
+import redis.asyncio
 from asgiref.sync import iscoroutinefunction
+from channels import DEFAULT_CHANNEL_LAYER
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -37,16 +39,28 @@ def _database_answers() -> None:
 
 
 async def _channel_layer_answers() -> None:
-    layer = get_channel_layer()
-    if layer is None:
+    """Each Redis the channel layer uses answers a ping, through a client of the check's own;
+    a layer in memory has none to ask."""
+    if get_channel_layer() is None:
         raise RuntimeError("no channel layer")
-    if hasattr(layer, "connection") and hasattr(layer, "ring_size"):  # channels_redis lists
-        for index in range(layer.ring_size):
-            await layer.connection(index).ping()
-    elif type(layer).__module__ == "channels_redis.pubsub":  # one client per Redis it uses
-        for shard in layer._get_layer()._shards:
-            shard._ensure_redis()
-            await shard._redis.ping()
+    hosts = settings.CHANNEL_LAYERS[DEFAULT_CHANNEL_LAYER].get("CONFIG", {}).get("hosts", [])
+    for host in hosts:
+        client = _redis_client(host)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+
+def _redis_client(host: str | dict | tuple) -> redis.asyncio.Redis:
+    """A client of the Redis a channels-redis layer's ``hosts`` entry names: a URL, connection
+    arguments with an ``address`` (as ``lib.env`` writes them), or ``(host, port)``."""
+    if isinstance(host, str):
+        return redis.asyncio.Redis.from_url(host)
+    if isinstance(host, dict):
+        options = dict(host)
+        return redis.asyncio.Redis.from_url(options.pop("address"), **options)
+    return redis.asyncio.Redis(host=host[0], port=host[1])
 
 
 async def _check(part) -> str:
