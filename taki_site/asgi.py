@@ -9,13 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "taki_site.settings")
 # Set up Django (apps, settings) before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import clock  # noqa: E402
 from games.live import restarts, routing  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
+from games.live.scope import visitor_stack  # noqa: E402
 from lib.metrics import CountSockets  # noqa: E402
 from lib.origins import SameOriginValidator  # noqa: E402
 
@@ -27,7 +27,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
         # A client closed for flooding is refused before its session is read.
-        "websocket": CountSockets(SameOriginValidator(RefuseFlooders(AuthMiddlewareStack(live)))),
+        "websocket": CountSockets(SameOriginValidator(RefuseFlooders(visitor_stack(live)))),
     }
 )
 

@@ -1,4 +1,5 @@
-"""Websocket routes, mounted by taki_site.asgi under AuthMiddlewareStack."""
+"""Websocket routes, mounted by taki_site.asgi under the site's auth middleware
+(``games.live.scope.visitor_stack``)."""
 
 from channels.routing import URLRouter
 from django.urls import URLPattern, path

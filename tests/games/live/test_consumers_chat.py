@@ -6,7 +6,6 @@ import json
 from datetime import timedelta
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
@@ -15,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import Sanction
 from games.live import consumers
+from games.live.scope import visitor_stack
 from games.models import ChatMessage
 from games.services import chat
 from moderation import actions as moderation
@@ -152,7 +152,7 @@ async def test_a_banned_players_socket_closes_and_cannot_reconnect_as_them(table
     assert await closed_with(socket) == consumers.CLOSE_SIGNED_OUT
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     again = WebsocketCommunicator(
-        AuthMiddlewareStack(SOCKETS),
+        visitor_stack(SOCKETS),
         f"/ws/tables/{table.pk}/",
         headers=[(b"cookie", cookie)],
     )

@@ -8,7 +8,6 @@ import json
 import time
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -17,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.live import consumers, limits
+from games.live.scope import visitor_stack
 from games.models import ChatMessage, Game, Seat
 from games.services import moves
 from tests.games.live.sockets import SOCKETS
@@ -143,7 +143,7 @@ async def test_a_client_closed_for_flooding_is_refused_at_the_handshake_for_a_wh
     def reopening(client: Client) -> WebsocketCommunicator:
         """As the site mounts the sockets (taki_site.asgi), with the client's session cookie."""
         cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-        app = limits.RefuseFlooders(AuthMiddlewareStack(SOCKETS))
+        app = limits.RefuseFlooders(visitor_stack(SOCKETS))
         return WebsocketCommunicator(app, f"/ws/tables/{table.pk}/", headers=[(b"cookie", cookie)])
 
     reads = []
@@ -211,7 +211,7 @@ async def signed_in_socket(table, user) -> tuple[WebsocketCommunicator, Client]:
     await database_sync_to_async(client.force_login)(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     socket = WebsocketCommunicator(
-        AuthMiddlewareStack(SOCKETS),
+        visitor_stack(SOCKETS),
         f"/ws/tables/{table.pk}/",
         headers=[(b"cookie", cookie)],
     )

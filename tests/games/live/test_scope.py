@@ -1,20 +1,53 @@
-"""A socket's person and language, read from its scope."""
+"""A socket's person and language, read from its scope: the person put there by the site's
+middleware, as they are."""
 
 from __future__ import annotations
 
-from channels.auth import UserLazyObject
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 
-from games.live.scope import language_of, user_of
+from games.live.scope import language_of, user_of, visitor_stack
 
 
-def test_a_socket_keeps_the_user_out_of_the_scope_s_lazy_object(alice) -> None:
-    lazy = UserLazyObject()
-    lazy._wrapped = alice
-    anonymous = AnonymousUser()
+async def visitor_seen(headers: list[tuple[bytes, bytes]]) -> Any:
+    """The scope's user, as a socket opened with these headers finds it."""
+    seen = []
 
-    assert type(user_of({"user": lazy})) is type(alice) and user_of({"user": lazy}) is alice
-    assert user_of({"user": anonymous}) is anonymous
+    async def socket(scope, receive, send) -> None:
+        seen.append(user_of(scope))
+        await receive()
+        await send({"type": "websocket.close"})
+
+    communicator = WebsocketCommunicator(visitor_stack(socket), "/ws/", headers=headers)
+    await communicator.connect()
+    await communicator.disconnect()
+    return seen[0]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_s_visitor_is_the_user_of_its_session_as_they_are(alice) -> None:
+    client = Client()
+    await database_sync_to_async(client.force_login)(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+
+    visitor = await visitor_seen([(b"cookie", cookie)])
+
+    assert type(visitor) is type(alice) and visitor.pk == alice.pk  # no lazy object around it
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_without_a_log_in_is_an_anonymous_visitor() -> None:
+    visitor = await visitor_seen([(b"cookie", b"sessionid=nonsense")])
+
+    assert type(visitor) is AnonymousUser
+
+
+def test_a_scope_without_a_visitor_has_none() -> None:
     assert user_of({}) is None
 
 
