@@ -15,6 +15,7 @@ file (``manage.py run_clock``) still meet SQLite's own lock and its busy handler
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 from django.db import OperationalError
@@ -34,39 +35,66 @@ def writers_lock(name: str) -> threading.Lock:
 
 class DatabaseWrapper(base.DatabaseWrapper):
     """SQLite, each transaction holding its database's :func:`writers_lock` from ``BEGIN`` to
-    its commit or rollback (or to the connection's closing, which rolls it back)."""
+    its end: committed, rolled back, or gone with its connection.
+
+    Django's ``atomic()`` begins a transaction on SQLite with
+    ``set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)`` (an explicit
+    ``BEGIN``) and ends it with ``commit()``, ``rollback()`` or ``close()``: the connection's
+    public methods, which this wraps (``tests/lib/test_sqlite.py`` checks that Django still
+    goes through them). Whether the transaction is over is SQLite's to say
+    (``sqlite3.Connection.in_transaction``).
+    """
 
     _writing: threading.Lock | None = None
 
-    def _start_transaction_under_autocommit(self) -> None:
+    def set_autocommit(
+        self, autocommit: bool, force_begin_transaction_with_broken_autocommit: bool = False
+    ) -> None:
+        if autocommit or not force_begin_transaction_with_broken_autocommit:
+            super().set_autocommit(autocommit, force_begin_transaction_with_broken_autocommit)
+            return
+        self._start_writing()  # before BEGIN, which takes SQLite's write lock
+        try:
+            super().set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+        except BaseException:
+            self._stop_writing()
+            raise
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self._stop_writing_when_over()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self._stop_writing_when_over()
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._stop_writing_when_over()
+
+    def _start_writing(self) -> None:
         lock = writers_lock(str(self.settings_dict["NAME"]))
         timeout = self.settings_dict["OPTIONS"].get("timeout", DEFAULT_TIMEOUT)
         if not lock.acquire(timeout=timeout):
             raise OperationalError("database is locked")
         self._writing = lock
-        try:
-            super()._start_transaction_under_autocommit()
-        except BaseException:
-            self._stop_writing()
-            raise
 
-    def _commit(self) -> None:
-        try:
-            super()._commit()
-        finally:
+    def _stop_writing_when_over(self) -> None:
+        if self._writing is not None and not self._in_transaction():
             self._stop_writing()
 
-    def _rollback(self) -> None:
+    def _in_transaction(self) -> bool:
+        """Whether this connection's SQLite transaction is still open."""
         try:
-            super()._rollback()
-        finally:
-            self._stop_writing()
-
-    def _close(self) -> None:
-        try:
-            super()._close()
-        finally:
-            self._stop_writing()
+            return self.connection is not None and self.connection.in_transaction
+        except sqlite3.ProgrammingError:  # closed: SQLite rolled the transaction back
+            return False
 
     def _stop_writing(self) -> None:
         lock, self._writing = self._writing, None

@@ -3,10 +3,12 @@ none of them meets SQLite's busy handler, which sleeps and polls instead of wait
 
 from __future__ import annotations
 
+import inspect
 import threading
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, transaction
+from django.db.backends.sqlite3.base import DatabaseWrapper as DjangosSQLite
 from django.db.utils import ConnectionHandler
 
 from lib.env import database_config
@@ -110,3 +112,46 @@ def test_a_writer_kept_waiting_past_the_timeout_is_told_the_database_is_locked(
         lock.release()
     begin(connection)  # and the lock is free for the next
     end(connection)
+
+
+# What lib/sqlite leans on: Django begins and ends SQLite's transactions through the
+# connection's public methods that lib/sqlite/base.py wraps. If Django changes that, these fail.
+CHANGED = "Django's SQLite backend changed under lib/sqlite/base.py, which wraps these methods"
+
+
+def test_django_s_sqlite_connection_still_has_the_methods_wrapped_with_their_arguments() -> None:
+    signature = inspect.signature(DjangosSQLite.set_autocommit)
+    assert list(signature.parameters) == [
+        "self",
+        "autocommit",
+        "force_begin_transaction_with_broken_autocommit",
+    ], CHANGED
+    for name in ("commit", "rollback", "close"):
+        assert list(inspect.signature(getattr(DjangosSQLite, name)).parameters) == ["self"], CHANGED
+
+
+def test_atomic_begins_and_ends_its_transaction_through_them(
+    database, tmp_path, monkeypatch
+) -> None:
+    connection = database()
+    lock = writers_lock(str(tmp_path / "db.sqlite3"))
+    monkeypatch.setattr(transaction, "get_connection", lambda using=None: connection)
+
+    with transaction.atomic():
+        assert lock.locked(), f"{CHANGED}: atomic() began without set_autocommit"
+        write(connection, "committed")
+    assert not lock.locked(), f"{CHANGED}: atomic() committed without commit()"
+
+    with pytest.raises(ValueError), transaction.atomic():
+        write(connection, "rolled back")
+        raise ValueError("the move was refused")
+    assert not lock.locked(), f"{CHANGED}: atomic() rolled back without rollback()"
+
+    with transaction.atomic():
+        assert lock.locked()
+        connection.close()  # SQLite rolls the transaction back
+    assert not lock.locked(), f"{CHANGED}: a connection closed in atomic() kept its turn"
+
+    with database().cursor() as cursor:
+        cursor.execute("SELECT writer FROM moves")
+        assert [row[0] for row in cursor.fetchall()] == ["committed"]
