@@ -1,12 +1,14 @@
 """The in-memory channel layer, with its expiry sweep paced.
 
 Channels' ``InMemoryChannelLayer`` looks through every channel's queue and every group
-membership for expired entries on each ``send``, ``receive`` and ``group_send``. Every message
-of a busy server pays for that sweep (a table's change is one group send and one receive by the
-process's table hub, the lobby's one receive per lobby socket), and with a few hundred sockets
-open it was the layer's largest cost (6 % of a busy server in ``make bench-load``).
-Expiry is measured in a minute (messages) and a day (group memberships); sweeping once a second
-removes the same entries, a second later at most.
+membership for expired entries on each ``receive`` and ``group_send``. Every message
+the layer carries pays for that sweep, which grows with the sockets open (each has a channel):
+with a few hundred open it is the layer's largest cost (docs/benchmarks.md). Expiry is measured
+in a minute (messages) and a day (group memberships); sweeping once a second removes the same
+entries, a second later at most.
+
+``_clean_expired`` is Channels' own and private: ``tests/lib/test_channel_layer_memory.py``
+checks that Channels still sweeps there, on every receive and group send.
 """
 
 from __future__ import annotations

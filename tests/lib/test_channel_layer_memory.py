@@ -3,7 +3,10 @@ and still delivers in order and expires what it must; a channel holds a burst of
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
+from channels.layers import InMemoryChannelLayer
 
 from lib import channel_layers
 from lib.channel_layers import PacedInMemoryChannelLayer
@@ -84,3 +87,44 @@ async def test_a_process_s_channel_holds_a_burst_the_layer_s_default_would_drop(
     [in_held] = held.channels.values()
     [in_default] = default.channels.values()
     assert (in_held.qsize(), in_default.qsize()) == (150, 100)  # the default dropped 50
+
+
+# What lib/channel_layers leans on: Channels' in-memory layer does all its expiry in its private
+# ``_clean_expired``, which it calls on every receive and group send. If Channels changes that,
+# these fail.
+CHANGED = "Channels' InMemoryChannelLayer changed under lib/channel_layers.py, which paces it"
+
+
+def test_channels_layer_still_has_the_sweep_with_no_arguments() -> None:
+    assert PacedInMemoryChannelLayer.__mro__[1] is InMemoryChannelLayer
+    assert list(inspect.signature(InMemoryChannelLayer._clean_expired).parameters) == ["self"], (
+        CHANGED
+    )
+
+
+async def test_channels_layer_sweeps_on_every_receive_and_group_send(monkeypatch) -> None:
+    sweeps: list[str] = []
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", lambda self: sweeps.append("s"))
+    layer = InMemoryChannelLayer()
+    name = await layer.new_channel()
+    await layer.group_add("table-1", name)
+
+    await layer.group_send("table-1", {"type": "table.update"})
+    assert sweeps == ["s"], f"{CHANGED}: a group send no longer sweeps there"
+    await layer.receive(name)
+    assert sweeps == ["s", "s"], f"{CHANGED}: a receive no longer sweeps there"
+
+
+async def test_channels_sweep_is_what_drops_expired_messages_and_memberships(monkeypatch) -> None:
+    layer = InMemoryChannelLayer(expiry=-1, group_expiry=-10)  # all is expired once sent
+    late, member = await layer.new_channel(), await layer.new_channel()
+    await layer.send(late, {"type": "table.update"})
+    await layer.group_add("table-1", member)
+    assert late in layer.channels and member in layer.groups["table-1"]
+
+    layer._clean_expired()
+
+    assert late not in layer.channels, f"{CHANGED}: an expired message outlived the sweep"
+    assert member not in layer.groups.get("table-1", {}), (
+        f"{CHANGED}: an expired membership outlived the sweep"
+    )
