@@ -14,7 +14,6 @@ from typing import Any
 
 from django.template import engines
 from django.utils import translation
-from django.utils.translation import trans_real
 
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, Table
 from games.presenters.cards import card_in
@@ -95,10 +94,9 @@ def _live(name: str, context: dict[str, Any]) -> str:
     straight by Jinja2: a push has no request, nothing for Django's wrapper to add.
 
     The template is the active language's compilation of it, its constant messages already
-    translated (``LiveEnvironment.in_language``). The messages left, those with a plural, are
-    looked up in that language's catalogue itself, found once for the drawing: Django's
-    ``gettext`` finds the active language again for each of them. So are the cards (``card``,
-    ``hand_card``).
+    translated (``LiveEnvironment.in_language``); the messages left, those with a plural, are
+    looked up by Django's gettext as it is drawn. The cards (``card``, ``hand_card``) are given
+    the language, found once for the drawing.
     """
     language = translation.get_language()
     template = _live_templates.get((language, name))
@@ -109,13 +107,8 @@ def _live(name: str, context: dict[str, Any]) -> str:
         template = _live_templates[language, name] = env.get_template(name)
     if language is None:  # translation deactivated: Django's own functions say what that means
         return template.render(context)
-    catalogue = trans_real.translation(language)
-    gettext = catalogue.gettext
     return template.render(
         context,
-        _=gettext,
-        gettext=gettext,
-        ngettext=catalogue.ngettext,
         card=functools.partial(card_in, language=language),
         hand_card=functools.partial(template.globals["hand_card"], language=language),
     )
