@@ -127,22 +127,22 @@ ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, min
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
 
 # LOG_FORMAT=json: one JSON object a line, with the table and game of a move (lib/logs.py). The
-# health check's 503 is the answer asked for, not logged as a server error (ops/logs.py).
+# health check's 503 is the answer asked for, not logged as a server error (monitoring/logs.py).
 LOGGING = logging_config(
     os.environ.get("LOG_FORMAT", "text").strip().lower(),
-    request_filters=["ops.logs.HealthAnswers"],
+    request_filters=["monitoring.logs.HealthAnswers"],
 )
 
-# Who may read /metrics (ops/views.py): these addresses or networks, or a request carrying
+# Who may read /metrics (monitoring/metrics.py): these addresses or networks, or a request carrying
 # "Authorization: Bearer <METRICS_TOKEN>". Neither set: nobody (404).
 METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
-# SERVED_BY_HEADER=1: every response names the process that served it (X-Served-By, ops.py), to
-# see how the proxy spreads the pages over the processes. Off by default: it tells the world
-# the server's addresses.
+# SERVED_BY_HEADER=1: every response names the process that served it (X-Served-By,
+# monitoring/middleware.py), to see how the proxy spreads the pages over the processes. Off by
+# default: it tells the world the server's addresses.
 SERVED_BY_HEADER = env_bool("SERVED_BY_HEADER", default=False)
 if SERVED_BY_HEADER:
-    MIDDLEWARE.insert(0, "ops.views.served_by")
+    MIDDLEWARE.insert(0, "monitoring.middleware.served_by")
 # The proxy and systemd ask for /healthz, and Prometheus for /metrics, over plain HTTP too.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 

@@ -110,8 +110,9 @@ def _points(changes: tuple[RatingChange, ...]) -> list[int]:
     return [changes[0].shown_before, *(change.shown_after for change in changes)] if changes else []
 
 
-# The chart's size in SVG units. It is drawn as wide as the page allows up to 32rem (static/css/pages.css):
-# on a phone about 360 px, so one unit is about a pixel and its words about 13 px.
+# The chart's size in SVG units. It is drawn as wide as the page allows up to 32rem
+# (static/css/pages.css): on a phone about 360 px, so one unit is about a pixel and its words
+# about 13 px.
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD, CHART_LEFT = 400, 160, 20, 44
 CHART_FONT = 14
 

@@ -1,9 +1,9 @@
 """axe-core in the browser tests: run it on a page and keep the violations that matter.
 
 axe-core comes from the npm registry into node_modules/, at the version package-lock.json pins
-(`make axe`, which `make test` runs, installs it when npm is there). It is injected through the DevTools protocol
-(``page.evaluate``), which the site's Content-Security-Policy does not apply to, so the pages
-are checked exactly as they are served.
+(`make axe`, which `make test` runs, installs it when npm is there). It is injected through the
+DevTools protocol (``page.evaluate``), which the site's Content-Security-Policy does not apply
+to, so the pages are checked exactly as they are served.
 """
 
 from __future__ import annotations

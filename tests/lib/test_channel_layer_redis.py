@@ -173,17 +173,17 @@ async def test_the_health_check_asks_redis_itself_whichever_the_layer(
 ) -> None:
     from channels.layers import channel_layers
 
-    from ops import views as ops
+    from monitoring import health
 
     settings.CHANNEL_LAYERS = channel_layers_config(redis_url, kind)
     channel_layers.backends.pop("default", None)
-    await ops._channel_layer_answers()  # answers
+    await health.channel_layer_answers()  # answers
 
     port = redis_url.rsplit(":", 1)[1].split("/")[0]
     settings.CHANNEL_LAYERS = channel_layers_config(redis_url.replace(port, "1"), kind)
     channel_layers.backends.pop("default", None)
     try:
         with pytest.raises((RedisError, OSError)):
-            await ops._channel_layer_answers()
+            await health.channel_layer_answers()
     finally:
         channel_layers.backends.pop("default", None)

@@ -74,8 +74,8 @@ def test_the_log_format_is_text_or_json() -> None:
 
 def test_filters_are_put_on_django_s_request_logger_in_either_format() -> None:
     for log_format in ("text", "json"):
-        config = logs.logging_config(log_format, request_filters=["ops.logs.HealthAnswers"])
+        config = logs.logging_config(log_format, request_filters=["monitoring.logs.HealthAnswers"])
         [name] = config["loggers"]["django.request"]["filters"]
-        assert config["filters"][name] == {"()": "ops.logs.HealthAnswers"}
+        assert config["filters"][name] == {"()": "monitoring.logs.HealthAnswers"}
     assert "move_ids" in config["filters"]  # the JSON format's own filter is still there
     assert "loggers" not in logs.logging_config("text")

@@ -1,5 +1,5 @@
 """The health check's 503 is left out of Django's request log; every other line stays
-(ops/logs.py)."""
+(monitoring/logs.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 from django.test import RequestFactory
 from django.urls import resolve
 
-from ops.logs import HealthAnswers
+from monitoring.logs import HealthAnswers
 
 
 def request_line(path: str, status_code: int) -> logging.LogRecord:

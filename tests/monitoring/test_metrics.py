@@ -1,10 +1,8 @@
-"""/healthz for the proxy and systemd, /metrics for Prometheus (ops/views.py)."""
+"""/metrics, for Prometheus (monitoring/metrics.py), and what the site counts."""
 
 from __future__ import annotations
 
 import ipaddress
-import logging
-import os
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -17,57 +15,13 @@ from games.services import moves
 from games.services.errors import ServiceError
 from lib import env
 from lib.metrics import CountSockets
-from ops import views as ops
 from tests.games.services.test_moves import HANDS
 
-# The health check's database call runs through Channels, which gives its connection back to the
-# pool after the call: outside a test transaction, as on the site.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def sample(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-def test_the_health_check_says_ok_when_the_database_and_channel_layer_answer(client) -> None:
-    response = client.get("/healthz")
-
-    assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok"}
-    assert "no-cache" in response["Cache-Control"]
-
-
-def test_the_health_check_says_503_without_an_error_in_the_log_when_the_database_fails(
-    client, monkeypatch, caplog
-) -> None:
-    def broken() -> None:
-        raise OSError("connection refused")
-
-    monkeypatch.setattr(ops, "_database_answers", broken)
-    with caplog.at_level(logging.WARNING, logger="django.request"):
-        response = client.get("/healthz")
-
-    assert response.status_code == 503
-    assert response.json() == {
-        "status": "unavailable",
-        "database": "unavailable",
-        "channel_layer": "ok",
-    }
-    assert caplog.records == []
-
-
-def test_the_health_check_says_503_when_the_channel_layer_does_not_answer(
-    client, monkeypatch
-) -> None:
-    async def silent() -> None:
-        raise ConnectionError("redis is away")
-
-    monkeypatch.setattr(ops, "_channel_layer_answers", silent)
-
-    response = client.get("/healthz")
-
-    assert response.status_code == 503
-    assert response.json()["channel_layer"] == "unavailable"
 
 
 def test_the_metrics_are_not_found_by_anyone_by_default(client) -> None:
@@ -164,20 +118,3 @@ def test_metrics_addresses_must_be_addresses_or_networks(monkeypatch) -> None:
     monkeypatch.setenv("METRICS_ALLOWED_ADDRESSES", "localhost")
     with pytest.raises(ImproperlyConfigured, match="localhost"):
         env.env_networks("METRICS_ALLOWED_ADDRESSES")
-
-
-def test_no_response_names_the_process_that_served_it_by_default(client) -> None:
-    response = client.get("/healthz")
-
-    assert ops.SERVED_BY not in response
-
-
-@pytest.mark.parametrize("path", ["/healthz", "/"], ids=["async view", "sync view"])
-def test_with_the_setting_each_response_names_the_process_that_served_it(
-    client, settings, path: str
-) -> None:
-    settings.MIDDLEWARE = ["ops.views.served_by", *settings.MIDDLEWARE]
-
-    response = client.get(path, SERVER_NAME="127.0.0.1", SERVER_PORT="8002")
-
-    assert response[ops.SERVED_BY] == f"127.0.0.1:8002 pid {os.getpid()}"
