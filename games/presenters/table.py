@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.engine import GameState, spectator_view
 from games.models import MIN_SEATS, Game, Table, seat_name
 from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
-from games.services import presence, store
+from games.services import presence, statements
 from games.services.changes import SeatState, TableChange, seat_states
 
 RECENT_MOVES = 12  # moves shown in the table's "what happened"
@@ -173,12 +173,12 @@ class TableView:
 def read_table(table_id: int) -> TableView:
     """The :class:`TableView` of a table as it stands in the database now, for everyone at once:
     the table, its game, its seats and its last moves, read in three statements written once
-    (``store.read_table``). A page reads it, and a process's sockets whenever it did not store
+    (``statements.read_table``). A page reads it, and a process's sockets whenever it did not store
     the change itself (on every move with several processes).
 
     :raises Table.DoesNotExist: no such table.
     """
-    rows = store.read_table(table_id, RECENT_MOVES)
+    rows = statements.read_table(table_id, RECENT_MOVES)
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table, game, seats, recent = rows

@@ -13,7 +13,7 @@ Tables and their games:
 - :mod:`~games.services.moves`: the one move path: submit, advance, lock, store, schedule.
 - :mod:`~games.services.thinking`: a bot's turn and its choice, thought with no lock held (the
   engine only: the clock's worker processes import it without Django).
-- :mod:`~games.services.store`: the move path's few statements, written once instead of built
+- :mod:`~games.services.statements`: the move path's few statements, written once instead of built
   by the ORM for every move.
 - :mod:`~games.services.finish`: the one place a game ends (won, abandoned, aborted,
   forfeited), with its result and the pushes that follow.

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Action, Event, GameState, IllegalAction
 from games.models import Game, Move, RatingChange, Seat, Table
-from games.services import broadcast, store, thinking
+from games.services import broadcast, statements, thinking
 from games.services.changes import TableChange
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
@@ -111,7 +111,7 @@ def _apply_locked(
             raise ServiceError(exc.code, str(ENGINE_MESSAGES.get(exc.code, exc.message))) from None
         if seat.timeouts:
             seat.timeouts = 0  # R23: counts timeouts in a row only
-            store.update(seat, ["timeouts"])
+            statements.update(seat, ["timeouts"])
         # An answer to a +3 that others must still answer leaves their shared deadline as it is.
         keep = pending_before and engine.plus3 is not None
         now = timezone.now()
@@ -176,14 +176,14 @@ def advance_step(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime 
 def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime | None]:
     with transaction.atomic():
         # The same lock as submit_action's: the clock and a player may act on a game at once.
-        game = store.lock_game(game_id=game_id)
+        game = statements.lock_game(game_id=game_id)
         logs.note_game(game.table_id if game else None, game_id)
         if game is None or game.table.status != Table.Status.PLAYING or game.finished:
             return True, None
         if game.next_due is None or game.next_due > now:
             return True, game.next_due
         engine = game.engine()
-        seats = store.seats(game.table_id)
+        seats = statements.seats(game.table_id)
         to_act = [seats[position] for position in engine.seats_to_act()]
         bot_seat = next((seat for seat in to_act if seat.bot), None)
         if bot_seat is not None:
@@ -196,7 +196,7 @@ def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime
         if not _play_timeout(game, engine, seats, to_act, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
             schedule(game, engine, now, seats=seats)
-            store.update(game, ["next_due", "turn_deadline"])
+            statements.update(game, ["next_due", "turn_deadline"])
             if game.next_due is not None and game.next_due <= now:
                 return True, game.next_due
         return False, game.next_due
@@ -215,13 +215,13 @@ def play_bot_move(turn: BotTurn, choice: dict[str, Any], now: datetime | None = 
 
 def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bool:
     with transaction.atomic():
-        game = store.lock_game(game_id=turn.game_id)
+        game = statements.lock_game(game_id=turn.game_id)
         if game is None or game.table.status != Table.Status.PLAYING or game.finished:
             return False
         if game.version != turn.version:
             return False  # thought about a position that is gone: the next step thinks again
         engine = game.engine()
-        seats = store.seats(game.table_id)
+        seats = statements.seats(game.table_id)
         seat = seats[turn.position]
         if seat.bot != turn.kind or turn.position not in engine.seats_to_act():
             return False
@@ -241,7 +241,7 @@ def _play_bot_locked(turn: BotTurn, choice: dict[str, Any], now: datetime) -> bo
 
 def _lock_game(table_id: int) -> tuple[Game, list[Seat]]:
     """The table's game, locked, and its seats (in one statement where the database can)."""
-    locked = store.lock_game_and_seats(table_id)
+    locked = statements.lock_game_and_seats(table_id)
     if locked is None:
         if Table.objects.filter(pk=table_id).exists():
             raise ServiceError("not_started", _("The game has not started yet.")) from None
@@ -309,7 +309,7 @@ def _store_move(
         rating_changes = ended.rating_changes
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
-    store.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
+    statements.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
     change = TableChange.after_move(
         table, game, engine, seats, {**move, "action": stored}, previous_digest, rating_changes
     )
@@ -365,7 +365,7 @@ def _play_timeout(
         # The bot plays from the next move on: this one is still the timeout's.
         replace_by_bot(seat, Seat.Takeover.TIMEOUTS, at_move=game.version + 1)
     else:
-        store.update(seat, ["timeouts"])
+        statements.update(seat, ["timeouts"])
     events = engine.apply(action)
     keep = pending_before and engine.plus3 is not None
     _store_move(game, engine, action, events, Move.Source.TIMEOUT, now, seats, keep=keep)

@@ -15,7 +15,7 @@ from games import presenters
 from games.engine import make_bot
 from games.models import Game, Move, Seat, Table
 from games.presenters.table import RECENT_MOVES
-from games.services import moves, store
+from games.services import moves, statements
 
 
 @pytest.fixture
@@ -29,10 +29,13 @@ def game(make_table, bob, carol) -> Game:
 
 def test_the_locked_game_and_its_table_are_what_the_orm_loads(game) -> None:
     expected = Game.objects.select_related("table").get(pk=game.pk)
-    for loaded in (store.lock_game(table_id=game.table_id), store.lock_game(game_id=game.pk)):
-        for name in store.GAME_FIELDS:
+    for loaded in (
+        statements.lock_game(table_id=game.table_id),
+        statements.lock_game(game_id=game.pk),
+    ):
+        for name in statements.GAME_FIELDS:
             assert getattr(loaded, name) == getattr(expected, name), name
-        for name in store.TABLE_FIELDS:
+        for name in statements.TABLE_FIELDS:
             assert getattr(loaded.table, name) == getattr(expected.table, name), name
         assert loaded.next_due.tzinfo is not None
         assert loaded.engine().to_snapshot() == expected.engine().to_snapshot()
@@ -42,16 +45,16 @@ def test_the_locked_game_and_its_table_are_what_the_orm_loads(game) -> None:
 
 
 def test_no_game_is_none(game) -> None:
-    assert store.lock_game(table_id=game.table_id + 1000) is None
-    assert store.lock_game(game_id=game.pk + 1000) is None
+    assert statements.lock_game(table_id=game.table_id + 1000) is None
+    assert statements.lock_game(game_id=game.pk + 1000) is None
 
 
 def test_the_seats_and_their_users_are_what_the_orm_loads(game, alice, bob) -> None:
     expected = list(Seat.objects.filter(table=game.table).select_related("user"))
-    loaded = store.seats(game.table_id)
+    loaded = statements.seats(game.table_id)
     assert [seat.position for seat in loaded] == [0, 1, 2]
     for seat, orm in zip(loaded, sorted(expected, key=lambda s: s.position), strict=True):
-        for name in store.SEAT_FIELDS:
+        for name in statements.SEAT_FIELDS:
             assert getattr(seat, name) == getattr(orm, name), name
         if orm.user is None:
             assert seat.user is None
@@ -67,9 +70,9 @@ def test_the_seats_and_their_users_are_what_the_orm_loads(game, alice, bob) -> N
 def test_a_saved_move_reads_back_as_written(game) -> None:
     now = timezone.now()
     events = [{"kind": "drew", "seat": 0, "count": 1}]
-    locked = store.lock_game(game_id=game.pk)
+    locked = statements.lock_game(game_id=game.pk)
     locked.version = 1
-    store.save_move(
+    statements.save_move(
         locked,
         ["version"],
         created_at=now,
@@ -93,12 +96,12 @@ def test_a_saved_move_reads_back_as_written(game) -> None:
 
 
 def test_an_update_writes_the_named_fields_only(game) -> None:
-    locked = store.lock_game(game_id=game.pk)
+    locked = statements.lock_game(game_id=game.pk)
     locked.version = 7
     locked.state = {**locked.state, "note": "ünïcode"}
     locked.turn_deadline = timezone.now()
     locked.winner = 2  # changed, but not named: not written
-    store.update(locked, ["version", "state", "turn_deadline"])
+    statements.update(locked, ["version", "state", "turn_deadline"])
 
     game.refresh_from_db()
     assert (game.version, game.state["note"], game.turn_deadline) == (
@@ -110,9 +113,9 @@ def test_an_update_writes_the_named_fields_only(game) -> None:
 
 
 def test_loaded_rows_are_instances_from_the_database_that_save_as_the_orm_would(game) -> None:
-    locked = store.lock_game(game_id=game.pk)
-    seat = store.seats(game.table_id)[2]
-    for instance in (locked, locked.table, seat, store.seats(game.table_id)[0].user):
+    locked = statements.lock_game(game_id=game.pk)
+    seat = statements.seats(game.table_id)[2]
+    for instance in (locked, locked.table, seat, statements.seats(game.table_id)[0].user):
         assert (instance._state.adding, instance._state.db) == (False, "default")
     assert locked.table.game is locked  # the one-to-one is cached both ways, as the ORM does
     assert "deck" not in locked.__dict__  # not read: deferred
@@ -130,7 +133,7 @@ def test_rows_are_built_by_the_orm_so_its_init_signals_see_them(game) -> None:
 
     post_init.connect(listener, sender=Seat)
     try:
-        loaded = store.seats(game.table_id)
+        loaded = statements.seats(game.table_id)
     finally:
         post_init.disconnect(listener, sender=Seat)
     assert built == loaded
@@ -139,18 +142,18 @@ def test_rows_are_built_by_the_orm_so_its_init_signals_see_them(game) -> None:
 
 def test_the_game_and_its_seats_read_in_one_statement_are_what_the_two_read(game) -> None:
     with CaptureQueriesContext(connection) as queries:
-        locked, seats = store.lock_game_and_seats(game.table_id)
+        locked, seats = statements.lock_game_and_seats(game.table_id)
     assert len(queries) == 1
     if connection.features.has_select_for_update:
         # The game and its table are locked; the seats' users are not.
         assert queries[0]["sql"].endswith("FOR UPDATE OF g, t")
-    expected = store.lock_game(table_id=game.table_id)
-    for name in store.GAME_FIELDS:
+    expected = statements.lock_game(table_id=game.table_id)
+    for name in statements.GAME_FIELDS:
         assert getattr(locked, name) == getattr(expected, name), name
-    for name in store.TABLE_FIELDS:
+    for name in statements.TABLE_FIELDS:
         assert getattr(locked.table, name) == getattr(expected.table, name), name
     assert locked.table.game is locked
-    separate = store.seats(game.table_id)
+    separate = statements.seats(game.table_id)
     assert [(s.pk, s.position, s.user_id, s.bot) for s in seats] == [
         (s.pk, s.position, s.user_id, s.bot) for s in separate
     ]
@@ -158,14 +161,14 @@ def test_the_game_and_its_seats_read_in_one_statement_are_what_the_two_read(game
         names = [seat.user.username if seat.user_id else None for seat in seats]
     assert len(queries) == 0  # the users came with the seats, the empty seat's user is None
     assert names == [seat.user.username if seat.user_id else None for seat in separate]
-    assert store.lock_game_and_seats(game.table_id + 1000) is None
+    assert statements.lock_game_and_seats(game.table_id + 1000) is None
 
 
 def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
-    locked = store.lock_game(game_id=game.pk)
+    locked = statements.lock_game(game_id=game.pk)
     locked.version, locked.last_digest = 1, "e" * 64
     with CaptureQueriesContext(connection) as queries:
-        store.save_move(
+        statements.save_move(
             locked,
             ["version", "last_digest"],
             created_at=timezone.now(),
@@ -183,26 +186,26 @@ def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
 
 
 def assert_read_as_the_orm_reads(table_id: int) -> None:
-    """``store.read_table`` loads the table, its game, its seats and its last moves exactly as
+    """``statements.read_table`` loads the table, its game, its seats and its last moves exactly as
     the ORM loads them."""
-    table, game, seats, recent = store.read_table(table_id, RECENT_MOVES)
+    table, game, seats, recent = statements.read_table(table_id, RECENT_MOVES)
     expected = Table.objects.get(pk=table_id)
-    for name in store.SHOWN_TABLE_FIELDS:
+    for name in statements.SHOWN_TABLE_FIELDS:
         assert getattr(table, name) == getattr(expected, name), name
     expected_game = Game.objects.filter(table_id=table_id).first()
     if expected_game is None:
         assert game is None and recent == []
     else:
-        for name in store.GAME_FIELDS:
+        for name in statements.GAME_FIELDS:
             assert getattr(game, name) == getattr(expected_game, name), name
         assert game.table is table
         assert game.engine().to_snapshot() == expected_game.engine().to_snapshot()
-        latest = expected_game.moves.order_by("-seq").values(*store.RECENT_MOVE_FIELDS)
+        latest = expected_game.moves.order_by("-seq").values(*statements.RECENT_MOVE_FIELDS)
         assert recent == list(reversed(latest[:RECENT_MOVES]))
     expected_seats = Seat.objects.filter(table_id=table_id).select_related("user")
     assert len(seats) == len(expected_seats)
     for seat, orm in zip(seats, expected_seats.order_by("position"), strict=True):
-        for name in store.SEAT_FIELDS:
+        for name in statements.SEAT_FIELDS:
             assert getattr(seat, name) == getattr(orm, name), name
         assert (seat.user and seat.user.username) == (orm.user and orm.user.username)
 
