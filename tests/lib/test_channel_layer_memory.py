@@ -32,13 +32,13 @@ def clock(monkeypatch) -> Clock:
 def sweeps(monkeypatch) -> list[int]:
     """Counts the sweeps that really run (the base class's)."""
     counted: list[int] = []
-    base = PacedInMemoryChannelLayer.__mro__[1]._clean_expired
+    base = InMemoryChannelLayer._clean_expired
 
     def counting(self) -> None:
         counted.append(1)
         base(self)
 
-    monkeypatch.setattr(PacedInMemoryChannelLayer.__mro__[1], "_clean_expired", counting)
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", counting)
     return counted
 
 

@@ -273,7 +273,7 @@ def test_a_long_games_admin_page_does_not_inline_its_moves(
 def test_the_move_log_is_a_paginated_list_filtered_by_game(
     mod_client, long_game, running, monkeypatch
 ) -> None:
-    monkeypatch.setattr(admin.site._registry[Move], "list_per_page", 10)
+    monkeypatch.setattr(admin.site.get_model_admin(Move), "list_per_page", 10)
     url = changelist("games_move") + f"?game__id__exact={long_game.pk}"
 
     first = mod_client.get(url).context["cl"].result_list
