@@ -1,17 +1,16 @@
 """The move path's statements, each written once.
 
 A move is a handful of statements under one lock: read the game and its table, read the seats,
-append the move, save the game. Built by the ORM, each of them costs about a millisecond of
-query compilation (most of a move's database time, measured with ``make bench-load``); the
-statements themselves run in a tenth of that. So here each is written once, from the models'
-own metadata (table and column names, quoting of the connection in use), and run with new
-values, converted both ways by the models' own fields: what is read is what the ORM would have
-loaded, and what is written is what ``save()`` would have written. Everything else in the site
-uses the ORM.
+append the move, save the game. Built by the ORM, each of them spends far longer in query
+compilation than in the database (most of a move's database time: docs/benchmarks.md). So
+here each is written once, from the models' own metadata (table and column names, quoting of
+the connection in use), and run with new values, converted both ways by the models' own
+fields: what is read is what the ORM would have loaded, and what is written is what ``save()``
+would have written. Everything else in the site uses the ORM.
 
 Their parameters are named (``%(name)s`` with a dict, which every backend takes): with
 positional ``%s`` Django's SQLite backend rewrites each statement to ``?`` with a regular
-expression on every run, which cost about 12 µs a statement.
+expression on every run.
 
 Rows are built by ``Model.from_db``, as the ORM builds them; the save signals do not fire for
 the rows written here (no code listens to them).

@@ -2,10 +2,10 @@
 
 SQLite lets one connection write at a time. A transaction that finds the write lock taken
 (``BEGIN IMMEDIATE``, see ``lib.env.SQLITE_SETUP``) is not woken when it is free: SQLite's
-busy handler sleeps and tries again, 1, 2, 5, 10, 15, 20, 25 ms and longer, while other writers
-come and go. With the moves on one database thread and the pages on threads of their own, that
-thread slept up to 0.7 s at a time behind a few page writes of 2 ms each, and every move of
-every table waited behind it.
+busy handler sleeps and tries again, longer each time, while other writers come and go. With
+the moves on one database thread and the pages on threads of their own, that thread slept far
+longer than the page writes it waited for, and every move of every table waited behind it
+(docs/benchmarks.md, "No stalls").
 
 So a connection here takes the process's lock on its database file before it begins a
 transaction, and gives it back when the transaction ends: a writer of this process waits on a
