@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from games.presenters import words
+from games.presenters import narration
 
 # The faces of the cards that are not numbers (R2). Drawn in Python rather than by an included
 # template: a table push draws every card in a hand, and an inclusion tag costs a template
@@ -42,7 +42,7 @@ def _card(code: str, size: str, language: str | None) -> str:
     """A card's HTML, the same every time in one language: drawn once (a push draws every card
     of a hand)."""
     color, _sep, symbol = code.rpartition(":")
-    name = words.card_name(code)
+    name = narration.card_name(code)
     classes = f"card card--{color or 'wild'}" + (f" card--{size}" if size else "")
     face = symbol if symbol.isdigit() else CARD_FACES.get(symbol, "")
     return format_html(

@@ -8,9 +8,9 @@ from typing import Any
 from games.engine import spectator_view
 from games.models import Game
 from games.presenters import listings
+from games.presenters.narration import describe_move
 from games.presenters.ratings import game_rating_changes
 from games.presenters.table import board_view
-from games.presenters.words import describe_move
 from games.services import replays
 
 

@@ -18,8 +18,8 @@ from django.utils import translation
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, Table
 from games.presenters.cards import card_in
 from games.presenters.hand import hand_view
+from games.presenters.narration import describe_table_move, describe_takeover
 from games.presenters.table import SeatView, TableView
-from games.presenters.words import describe_table_move, describe_takeover
 from games.services.access import signed_in_id
 
 

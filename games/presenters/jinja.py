@@ -30,7 +30,7 @@ from jinja2 import Environment, nodes
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from games.presenters import words
+from games.presenters import narration
 from games.presenters.cards import card
 
 
@@ -147,5 +147,7 @@ def environment(**options: Any) -> Environment:
     # ``_`` is gettext itself, not the extension's alias that looks gettext up on every call.
     env.globals["_"] = gettext
     env.globals.update(url=url, card=card, hand_card=hand_card_drawer(env))
-    env.filters.update(capfirst=capfirst, card_name=words.card_name, color_name=words.color_name)
+    env.filters.update(
+        capfirst=capfirst, card_name=narration.card_name, color_name=narration.color_name
+    )
     return env

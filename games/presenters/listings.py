@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games.models import Game, Seat, Table
-from games.presenters.words import describe_takeover
+from games.presenters.narration import describe_takeover
 from games.services import stats
 
 # My games' filters: the result, and who else played.

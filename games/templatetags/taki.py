@@ -7,7 +7,7 @@ from django.template import engines
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games.presenters import words
+from games.presenters import narration
 from games.presenters.cards import card as draw_card
 
 register = template.Library()
@@ -30,12 +30,12 @@ def live_partial(context: template.Context, name: str) -> str:
 
 @register.filter
 def card_name(code: str) -> str:
-    return words.card_name(code)
+    return narration.card_name(code)
 
 
 @register.filter
 def color_name(color: str | None) -> str:
-    return words.color_name(color)
+    return narration.color_name(color)
 
 
 @register.filter

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from games import presenters
 from games.engine import CARDS
-from games.presenters import words
+from games.presenters import narration
 from games.services import moves
 from tests.games.presenters.helpers import (
     HANDS,
@@ -152,7 +152,7 @@ def test_a_kept_card_is_drawn_in_each_viewers_language(alice, bob, make_table, r
     english = presenters.table_fragments(view, alice)
     with translation.override("es"):
         spanish = presenters.table_fragments(view, alice)
-        play_red_1 = translation.gettext("Play %(card)s") % {"card": words.card_name("red:1")}
+        play_red_1 = translation.gettext("Play %(card)s") % {"card": narration.card_name("red:1")}
 
     assert 'title="Play red 1"' in english
     assert f'title="{play_red_1}"' in spanish and 'title="Play red 1"' not in spanish

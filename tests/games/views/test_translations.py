@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games.presenters import words
+from games.presenters import narration
 
 
 @pytest.fixture(autouse=True)
@@ -45,14 +45,14 @@ def test_the_games_events_are_worded_in_spanish() -> None:
     names = ["ana", "beto"]
 
     with translation.override("es"):
-        played = words.describe_event({"kind": "played", "seat": 0, "card": "red:stop"}, names)
-        drew = words.describe_event(
+        played = narration.describe_event({"kind": "played", "seat": 0, "card": "red:stop"}, names)
+        drew = narration.describe_event(
             {"kind": "drew", "seat": 1, "count": 4, "reason": "plus2"}, names
         )
-        named = words.describe_event(
+        named = narration.describe_event(
             {"kind": "played", "seat": 1, "card": "change-color", "color": "blue"}, names
         )
-        announced = words.describe_event({"kind": "announced", "seat": 0}, names)
+        announced = narration.describe_event({"kind": "announced", "seat": 0}, names)
 
     assert played == "ana jugó el Stop rojo"
     assert drew == "beto roba 4 por la pila de +2"

@@ -1,4 +1,5 @@
-"""The game's events in words: the engine gives data only, the site words it here.
+"""The game told in words: cards and colours named, and what each event did. The engine gives
+data only; the site words it here.
 
 Every string is translatable; word order is the translator's, so each sentence is one message
 with named placeholders.
