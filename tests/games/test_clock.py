@@ -275,8 +275,9 @@ async def test_while_a_bot_thinks_the_event_loop_and_the_database_thread_are_fre
     read = time.monotonic() - start
     await ticking
 
+    # A loop or a thread held by the thinking would wait for the bot's whole SECONDS.
     assert version == 0  # read while the first bot was still thinking
-    assert lag < 0.1
+    assert lag < SECONDS / 2
     assert read < SECONDS / 2
     assert (await Game.objects.aget(pk=game.pk)).version == 2
 

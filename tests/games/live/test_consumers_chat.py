@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -48,6 +49,20 @@ async def drain(socket: WebsocketCommunicator) -> str:
     return "".join(received)
 
 
+async def sent_until(socket: WebsocketCommunicator, text: str, timeout: float = 10) -> str:
+    """What the socket was sent until ``text`` came, however slow the machine; all it was sent
+    if ``text`` never came within ``timeout`` seconds (the assertion on it then fails)."""
+    received = ""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while text not in received and loop.time() < deadline:
+        try:
+            received += await socket.receive_from(timeout=deadline - loop.time())
+        except TimeoutError:
+            break
+    return received
+
+
 def say(room: str, text: str) -> str:
     return json.dumps({"type": "chat", "room": room, "text": text, "HEADERS": {}})
 
@@ -59,7 +74,7 @@ async def test_the_spectators_room_never_reaches_a_players_socket(table, alice, 
 
     await spectator.send_to(text_data=say("spectators", "alice should play the red 7"))
 
-    assert "alice should play the red 7" in await drain(other)
+    assert "alice should play the red 7" in await sent_until(other, "alice should play the red 7")
     assert "alice should play the red 7" not in await drain(player)
     for socket in (player, spectator, other):
         await socket.disconnect()
@@ -96,7 +111,7 @@ async def test_a_line_is_read_once_for_all_the_sockets_of_the_table(
     await sockets[1].send_to(text_data=say("players", "gg"))
 
     for socket in sockets:
-        assert "gg" in await drain(socket)
+        assert "gg" in await sent_until(socket, "gg")
     assert len(reads) == 1 and len(reads[0]) == 3  # one read, for the three sockets
     for socket in sockets:
         await socket.disconnect()
@@ -111,7 +126,7 @@ async def test_a_muted_authors_lines_do_not_reach_who_muted_them(table, alice, b
 
     await opponent.send_to(text_data=say("players", "you are slow"))
 
-    assert "you are slow" in await drain(spectator)
+    assert "you are slow" in await sent_until(spectator, "you are slow")
     assert "you are slow" not in await drain(player)
     for socket in (player, spectator, opponent):
         await socket.disconnect()
@@ -140,7 +155,8 @@ async def test_a_hidden_line_is_taken_off_the_pages(table, alice, bob, moderator
 
     await database_sync_to_async(moderation.hide_message)(moderator, line, "spam")
 
-    assert f'<li id="chat-line-{line.pk}" hx-swap-oob="delete">' in await drain(socket)
+    deleted = f'<li id="chat-line-{line.pk}" hx-swap-oob="delete">'
+    assert deleted in await sent_until(socket, deleted)
     await socket.disconnect()
 
 
@@ -160,7 +176,7 @@ async def test_a_banned_players_socket_closes_and_cannot_reconnect_as_them(table
     assert connected  # a public table: but only as an anonymous spectator
     await drain(again)
     await again.send_to(text_data=say("players", "I am back"))
-    assert "Log in to chat" in await drain(again)
+    assert "Log in to chat" in await sent_until(again, "Log in to chat")
     assert not await ChatMessage.objects.filter(text="I am back").aexists()
     await again.disconnect()
 
@@ -210,5 +226,6 @@ async def test_a_bad_chat_since_is_not_understood(table, alice, after):
 
     await socket.send_to(text_data=since(after))
 
-    assert "That request is not understood." in await drain(socket)
+    refusal = "That request is not understood."
+    assert refusal in await sent_until(socket, refusal)
     await socket.disconnect()

@@ -44,6 +44,7 @@ def later(request, settings) -> Iterator[Callable[[float], None]]:
         yield pass_time
         client.close()
         return
+    settings.CACHES = cache_config(None)  # with REDIS_URL too: this run is the in-process one
     cache.clear()
     with time_machine.travel(datetime.now(UTC), tick=True) as traveller:
         yield traveller.shift
