@@ -21,6 +21,12 @@ PARALLEL := -n $(TEST_WORKERS) --dist load
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
+# The longest websocket message, and frame, Daphne reads from a browser, in bytes: a table's
+# page sends at most 4,096 characters (MAX_FRAME_CHARS, games/live/frames.py), 16 KiB of UTF-8
+# at most. A longer frame is refused as its header arrives, before it is read, and a longer
+# message as it passes the limit: the socket is closed (1009). deploy/Procfile, and so the
+# systemd unit and run-cluster, pass the same.
+DAPHNE_LIMITS := --websocket-max-message-size 16384 --websocket-max-frame-size 16384
 
 # Set PYTHON=/path/to/python to choose the interpreter yourself. Otherwise the newest Python
 # >= 3.12 that really runs is used: pyenv's installed versions first (on PATH, pyenv puts shims
@@ -119,7 +125,7 @@ messages: $(VENV)/.stamp-run
 run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) $(DAPHNE_LIMITS) taki_site.asgi:application
 
 # The site as a server runs it, on this machine (.ci/cluster.py): a throwaway PostgreSQL and Redis,
 # PROCESSES Daphne processes and the clock as deploy/Procfile starts them, and nginx on PORT with
