@@ -21,6 +21,12 @@ PARALLEL := -n $(TEST_WORKERS) --dist load
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
+# The longest websocket message, and frame, Daphne reads from a browser, in bytes: a table's
+# page sends at most 4,096 characters (MAX_FRAME_CHARS, games/live/frames.py), 16 KiB of UTF-8
+# at most. A longer frame is refused as its header arrives, before it is read, and a longer
+# message as it passes the limit: the socket is closed (1009). deploy/Procfile, and so the
+# systemd unit and run-cluster, pass the same.
+DAPHNE_LIMITS := --websocket-max-message-size 16384 --websocket-max-frame-size 16384
 
 # Set PYTHON=/path/to/python to choose the interpreter yourself. Otherwise the newest Python
 # >= 3.12 that really runs is used: pyenv's installed versions first (on PATH, pyenv puts shims
@@ -37,18 +43,19 @@ for candidate in \
 done | sort -V | tail -n 1 | cut -d ' ' -f 2-
 endef
 
-# Writes the requirement lines of pyproject.toml (plus the named extras) to stdout.
-define requirements
-import sys, tomllib
-project = tomllib.load(open("pyproject.toml", "rb"))["project"]
-lines = list(project["dependencies"])
-for extra in sys.argv[1:]:
-    lines += project["optional-dependencies"][extra]
-print("\n".join(lines))
-endef
-export requirements
+# The dependencies of pyproject.toml, each pinned with its files' hashes for Python 3.12 and
+# newer on any platform: LOCK for the site, TEST_LOCK for the site and its tests (the same pins,
+# and the test extra's). Every install is from them, hash-checked, of wheels only; `make lock`
+# writes them anew with uv, which is installed for that alone, in LOCK_VENV.
+LOCK := requirements.txt
+TEST_LOCK := requirements-test.txt
+LOCK_VENV := .venv-lock
+UV_VERSION := 0.13.9
+INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
+UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
+	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test node-deps axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test lock node-deps axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -61,6 +68,7 @@ help:
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
+	@echo "make lock    pin the newest dependencies pyproject.toml allows (then make test)"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check, ruff format --check, the import rules (lint-imports), stylelint"
 	@echo "make format  ruff format and ruff check --fix"
@@ -78,16 +86,23 @@ $(BIN)/python:
 	"$$python" -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The stamps record that the dependencies of the current pyproject.toml are installed.
-$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -c "$$requirements" > $(VENV)/requirements-run.txt
-	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-run.txt
+# The stamps record that the pins of the current lock files are installed.
+$(VENV)/.stamp-run: $(LOCK) | $(BIN)/python
+	$(BIN)/python $(INSTALL_LOCKED) $(LOCK)
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -c "$$requirements" test > $(VENV)/requirements-test.txt
-	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-test.txt
+$(VENV)/.stamp-test: $(TEST_LOCK) | $(BIN)/python
+	$(BIN)/python $(INSTALL_LOCKED) $(TEST_LOCK)
 	touch $@
+
+# The newest versions pyproject.toml allows, pinned with their hashes; `make test` next, on them.
+# The test lock is resolved within the site's pins, so the site is tested on what it runs on.
+lock: | $(BIN)/python
+	@[ -x $(LOCK_VENV)/bin/uv ] && [ "$$($(LOCK_VENV)/bin/uv --version)" = "uv $(UV_VERSION)" ] || { \
+		$(BIN)/python -m venv --clear $(LOCK_VENV) && \
+		$(LOCK_VENV)/bin/python -m pip install --quiet "uv==$(UV_VERSION)"; }
+	$(UV_COMPILE) -o $(LOCK)
+	$(UV_COMPILE) --extra test -c $(LOCK) -o $(TEST_LOCK)
 
 # Chromium for the browser tests, Redis for channel-layer tests, gettext for translations,
 # PostgreSQL for the run on the production database, nginx for the cluster (run-cluster and its
@@ -119,7 +134,7 @@ messages: $(VENV)/.stamp-run
 run: $(VENV)/.stamp-run messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) taki_site.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) $(DAPHNE_PINGS) $(DAPHNE_LIMITS) taki_site.asgi:application
 
 # The site as a server runs it, on this machine (.ci/cluster.py): a throwaway PostgreSQL and Redis,
 # PROCESSES Daphne processes and the clock as deploy/Procfile starts them, and nginx on PORT with
@@ -231,5 +246,5 @@ bench-flood: $(VENV)/.stamp-test
 	$(TOOLS) $(BIN)/python manage.py bench_flood $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules
+	rm -rf $(VENV) $(LOCK_VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

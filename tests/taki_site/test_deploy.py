@@ -1,10 +1,12 @@
 """The configuration people deploy with (deploy/) is the one the cluster runs: the nginx site
-filled in is valid nginx, and the systemd units run the Procfile's command lines."""
+filled in is valid nginx, the systemd units run the Procfile's command lines, and every Daphne
+the site runs (make run too) refuses the same websocket messages."""
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import shlex
 import shutil
 import subprocess
@@ -13,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from games.live.frames import MAX_FRAME_CHARS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -45,6 +49,31 @@ def exec_start(unit: str) -> list[str]:
         if line.startswith("ExecStart=")
     )
     return shlex.split(line.removeprefix("ExecStart="))
+
+
+# Daphne's flags for the longest websocket message, and frame, it reads from a browser.
+WEBSOCKET_LIMITS = ("--websocket-max-message-size", "--websocket-max-frame-size")
+UTF8_BYTES_PER_CHAR = 4  # at most
+
+
+def websocket_limits(argv: list[str]) -> dict[str, int]:
+    """The websocket limits a Daphne command line sets, flag -> bytes."""
+    return {flag: int(argv[argv.index(flag) + 1]) for flag in WEBSOCKET_LIMITS if flag in argv}
+
+
+def make_run_daphne() -> list[str]:
+    """The Daphne command line of `make run`, as make prints it (make -n runs nothing)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    printed = subprocess.run(
+        ["make", "-n", "--no-print-directory", "run"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    line = next(line for line in printed.splitlines() if "taki_site.asgi:application" in line)
+    return shlex.split(line)
 
 
 def test_the_nginx_site_is_filled_in_everywhere_but_its_comments() -> None:
@@ -113,3 +142,29 @@ def test_the_nginx_site_sends_a_table_s_pages_and_sockets_to_one_process() -> No
 
     assert "hash $table_key consistent;" in site
     assert "~^/(?:ws/)?tables/(?<table_id>[0-9]+)/  $table_id;" in site
+
+
+def test_every_daphne_the_site_runs_refuses_the_same_websocket_messages() -> None:
+    web = launcher().procfile_commands(DEPLOY / "Procfile")["web"]
+    command_lines = {
+        "make run": make_run_daphne(),
+        "deploy/Procfile": shlex.split(web),
+        "taki-web@.service": exec_start("taki-web@.service"),
+        "make run-cluster": launcher().command_line(web, 8001),
+    }
+
+    limits = {name: websocket_limits(argv) for name, argv in command_lines.items()}
+
+    assert all(set(found) == set(WEBSOCKET_LIMITS) for found in limits.values()), limits
+    assert len({tuple(sorted(found.items())) for found in limits.values()}) == 1, limits
+
+
+def test_the_websocket_limits_admit_the_longest_frame_a_table_reads_and_little_more() -> None:
+    web = launcher().procfile_commands(DEPLOY / "Procfile")["web"]
+
+    limits = websocket_limits(shlex.split(web))
+
+    assert set(limits) == set(WEBSOCKET_LIMITS)
+    for size in limits.values():
+        # 0 would be no limit at all; 64 KiB is refused (tests/taki_site/test_websocket_limits.py).
+        assert MAX_FRAME_CHARS * UTF8_BYTES_PER_CHAR <= size < 64 * 1024
