@@ -1,7 +1,8 @@
 """The site as a server runs it (`make run-cluster`): nginx in front of two Daphne processes,
 PostgreSQL, Redis and the clock. Two players whose pages come from different processes play a
 game through the proxy; mid-game the process that holds the table's sockets restarts, and
-their pages reconnect by themselves and play on to the end, every move in the log.
+their pages reconnect by themselves and play on to the end, every move in the log. The pages
+name their static files after their contents, which nginx lets a browser keep for good.
 
 Needs nginx, PostgreSQL and redis-server: skipped without them, except under CI.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -52,6 +54,10 @@ LAUNCHER = ROOT / ".ci" / "cluster.py"
 START_TIMEOUT = 90.0
 SERVED_BY = "x-served-by"
 SERVICE_RESTART = 1012
+# What nginx says of a static file named after its contents, and of any other.
+KEPT_FOR_GOOD = "public, max-age=31536000, immutable"
+ASKED_AGAIN = "no-cache"
+NAMED_FILE = re.compile(r'(?:src|href)="(/static/[^"]+\.[0-9a-f]{12}\.(?:js|css|svg))"')
 
 # A short game where both play every turn: red on red, alice (seat 0) first; she empties her
 # hand with her eighth card.
@@ -292,3 +298,20 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
         f" print(verify_game(Game.objects.get(table_id={table_id})))",
     )
     assert verified.strip().splitlines()[-1] == "True", verified
+
+
+def test_the_pages_name_static_files_that_nginx_lets_a_browser_keep_for_good(cluster) -> None:
+    page = urllib.request.urlopen(cluster.url + "/accounts/login/", timeout=10).read().decode()
+    named = NAMED_FILE.findall(page)
+    assert {"css", "js", "svg"} <= {path.rsplit(".", 1)[1] for path in named}, named
+    assert '"/static/js/menu.js"' not in page
+
+    for path in named:
+        sent = urllib.request.urlopen(
+            urllib.request.Request(cluster.url + path, headers={"Accept-Encoding": "gzip"}),
+            timeout=10,
+        )
+        assert sent.headers["Cache-Control"] == KEPT_FOR_GOOD, path
+        assert sent.headers["Content-Encoding"] == "gzip", path  # collectstatic's .gz, as it is
+    by_its_own_name = urllib.request.urlopen(cluster.url + "/static/js/menu.js", timeout=10)
+    assert by_its_own_name.headers["Cache-Control"] == ASKED_AGAIN

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import re
 import shlex
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ def launcher() -> ModuleType:
     return module
 
 
+FOREVER = "public, max-age=31536000, immutable"
 SITE_VALUES = {
     "UPSTREAM_SERVERS": "server 127.0.0.1:8001 max_fails=1 fail_timeout=10s;\n"
     "    server 127.0.0.1:8002 max_fails=1 fail_timeout=10s;",
@@ -113,3 +115,22 @@ def test_the_nginx_site_sends_a_table_s_pages_and_sockets_to_one_process() -> No
 
     assert "hash $table_key consistent;" in site
     assert "~^/(?:ws/)?tables/(?<table_id>[0-9]+)/  $table_id;" in site
+
+
+def test_the_nginx_site_lets_a_browser_keep_a_file_named_after_its_contents_for_good() -> None:
+    site = launcher().render_site(SITE_VALUES)
+    block = re.search(r"map \$uri \$static_cache_control \{\n(.*?)\n\}", site, re.DOTALL)
+    assert block, "no map of the static files' Cache-Control"
+    (pattern, kept), (default, asked) = (
+        shlex.split(line.rstrip(";")) for line in block.group(1).strip().splitlines()
+    )
+
+    def cache_control(uri: str) -> str:
+        return kept if re.match(pattern.removeprefix("~"), uri) else asked
+
+    assert default == "default"
+    assert cache_control("/static/js/table.0242e0fad421.js") == FOREVER
+    assert cache_control("/static/css/base.7ca5a96ffbd0.css") == FOREVER
+    for name in ("js/table.js", "favicon.ico", "admin/js/vendor/jquery/jquery.min.js"):
+        assert cache_control(f"/static/{name}") == "no-cache"
+    assert "add_header Cache-Control $static_cache_control;" in site
