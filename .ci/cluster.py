@@ -218,7 +218,10 @@ class Cluster:
             "PYTHONUNBUFFERED": "1",
             "CLOCK_IN_WEB": "0",  # the clock is a process of its own
             "SERVED_BY_HEADER": "1",  # each page names its process
+            # Emptied once, above, as at boot (deploy/tmpfiles.d/taki.conf); read from each
+            # process directly, as Prometheus would scrape them.
             "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+            "METRICS_ALLOWED_ADDRESSES": "127.0.0.1",
         }
 
     def _start_nginx(self) -> None:

@@ -133,6 +133,20 @@ class Cluster:
         )
         return done.stdout
 
+    def metrics(self, port: int) -> tuple[float, dict[str, float]]:
+        """What a Daphne process's /metrics adds up over every process: the moves applied, the
+        sockets open per process id."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read()
+        families = {family.name: family for family in text_string_to_metric_families(text.decode())}
+        (applied,) = families["taki_moves_applied"].samples
+        sockets = {
+            int(sample.labels["pid"]): sample.value
+            for sample in families["taki_sockets_open"].samples
+        }
+        return applied.value, sockets
+
     def logs(self) -> str:
         return "\n".join(
             f"--- {path.name}\n{path.read_text()[-2000:]}"
@@ -253,8 +267,13 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
     hands = [sorted(hand(page)) for page in pages]
     acting = [has_controls(page) for page in pages]
 
-    # The table's process restarts: SIGTERM, and the cluster starts it again.
+    # Its moves were counted by the table's process, with both sockets open there.
     before = cluster.web_process(holder)
+    applied, sockets = cluster.metrics(holder)
+    assert applied == moves
+    assert sockets.get(before["pid"]) == 2
+
+    # The table's process restarts: SIGTERM, and the cluster starts it again.
     os.kill(before["pid"], signal.SIGTERM)
     for page in pages:
         page.wait_for_function("() => window.__e2eSocket.opened >= 1", timeout=TIMEOUT, polling=100)
@@ -263,6 +282,14 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
         assert time.monotonic() < deadline, "the cluster did not start the process again"
         time.sleep(0.2)
     urllib.request.urlopen(f"http://127.0.0.1:{holder}/healthz", timeout=5)
+
+    # Every process still adds up the moves the stopped one counted; its sockets, gone with it,
+    # are no longer counted.
+    for web in cluster.state["web"]:
+        applied, sockets = cluster.metrics(web["port"])
+        assert applied == moves, web
+        assert before["pid"] not in sockets, sockets
+    assert sum(cluster.metrics(holder)[1].values()) >= 2  # the pages' sockets, open again
 
     for page, cards, acted in zip(pages, hands, acting, strict=True):
         assert page.evaluate("() => window.__e2eSocket.closed")[:1] == [SERVICE_RESTART]

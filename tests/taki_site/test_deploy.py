@@ -134,3 +134,30 @@ def test_the_nginx_site_lets_a_browser_keep_a_file_named_after_its_contents_for_
     for name in ("js/table.js", "favicon.ico", "admin/js/vendor/jquery/jquery.min.js"):
         assert cache_control(f"/static/{name}") == "no-cache"
     assert "add_header Cache-Control $static_cache_control;" in site
+
+
+def unit_lines(unit: str) -> list[str]:
+    return [
+        line
+        for line in (DEPLOY / "systemd" / unit).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def test_the_metrics_folder_is_emptied_once_at_boot_and_never_as_a_process_starts() -> None:
+    (entry,) = [
+        line.split()
+        for line in (DEPLOY / "tmpfiles.d" / "taki.conf").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    kind, path, _mode, user, group, age = entry
+    environment = (ROOT / "docs" / "deployment.md").read_text()
+
+    assert kind == "D"  # made, and emptied at boot
+    assert age == "-"  # never cleaned while the processes run
+    assert f"PROMETHEUS_MULTIPROC_DIR={path}" in environment
+    for unit in ("taki-web@.service", "taki-clock.service"):
+        lines = unit_lines(unit)
+        assert f"User={user}" in lines and f"Group={group}" in lines
+        assert "EnvironmentFile=/etc/taki/environment" in lines
+        assert not [line for line in lines if line.startswith("ExecStartPre=")], unit
