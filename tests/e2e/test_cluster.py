@@ -342,3 +342,11 @@ def test_the_pages_name_static_files_that_nginx_lets_a_browser_keep_for_good(clu
         assert sent.headers["Content-Encoding"] == "gzip", path  # collectstatic's .gz, as it is
     by_its_own_name = urllib.request.urlopen(cluster.url + "/static/js/menu.js", timeout=10)
     assert by_its_own_name.headers["Cache-Control"] == ASKED_AGAIN
+
+
+def test_the_cluster_ran_the_daily_jobs_of_deploy_s_timers_as_it_started(cluster) -> None:
+    ran = (cluster.folder / "jobs.log").read_text()
+
+    assert "--- taki-clearsessions: manage.py clearsessions\n" in ran
+    assert "--- taki-stale-guests: manage.py delete_stale_guests\n" in ran
+    assert "deleted 0 guest account(s)" in ran

@@ -1,19 +1,24 @@
 """The configuration people deploy with (deploy/) is the one the cluster runs: the nginx site
-filled in is valid nginx, and the systemd units run the Procfile's command lines."""
+filled in is valid nginx, the systemd units run the Procfile's command lines, and the timers
+the site's daily jobs."""
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import io
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from django.core.management import call_command, get_commands
+from django.utils import timezone
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -161,3 +166,48 @@ def test_the_metrics_folder_is_emptied_once_at_boot_and_never_as_a_process_start
         assert f"User={user}" in lines and f"Group={group}" in lines
         assert "EnvironmentFile=/etc/taki/environment" in lines
         assert not [line for line in lines if line.startswith("ExecStartPre=")], unit
+
+
+# The jobs a site must run, whatever else deploy/ adds: the sessions Django keeps until they are
+# cleared, and the guest accounts nobody claimed.
+DAILY_JOBS = {"clearsessions", "delete_stale_guests"}
+
+
+def test_each_timer_starts_a_service_that_runs_one_of_the_site_s_commands_daily() -> None:
+    jobs = launcher().job_commands(DEPLOY / "systemd")
+    commands = get_commands()
+
+    assert {job.argv[2] for job in jobs.values()} >= DAILY_JOBS
+    for name, job in jobs.items():
+        timer = unit_lines(f"{name}.timer")
+        service = unit_lines(f"{name}.service")
+        assert "OnCalendar=daily" in timer and "Persistent=true" in timer, name
+        assert "WantedBy=timers.target" in timer, name
+        assert "Type=oneshot" in service, name
+        assert "EnvironmentFile=/etc/taki/environment" in service, name
+        assert job.argv[1] == "manage.py", name
+        assert job.argv[2] in commands, f"{name} runs manage.py {job.argv[2]}: no such command"
+        assert exec_start(f"{name}.service")[0] == "/srv/taki/.venv/bin/python"
+        # A job writes no metrics files beside the processes' (deploy/tmpfiles.d/taki.conf).
+        assert job.unset == ("PROMETHEUS_MULTIPROC_DIR",), name
+
+
+@pytest.mark.django_db
+def test_the_jobs_as_the_units_run_them_clear_what_they_are_for(client) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    from accounts import guests
+    from accounts.models import Guest
+
+    stale = guests.create_guest()
+    Guest.objects.filter(user=stale).update(created_at=timezone.now() - timedelta(days=30))
+    fresh = guests.create_guest()
+    client.force_login(fresh)
+    Session.objects.update(expire_date=timezone.now() - timedelta(days=1))
+
+    for job in launcher().job_commands(DEPLOY / "systemd").values():
+        call_command(*job.argv[2:], stdout=io.StringIO())
+
+    assert list(get_user_model().objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert not Session.objects.exists()
