@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Taki Online as a server runs it, on this machine: a throwaway PostgreSQL and Redis
-(.ci/services), the migrations and static files, N Daphne processes and the game clock as the
-Procfile starts them, and nginx in front with the site of deploy/nginx/taki.conf. nginx runs
+(.ci/services), the migrations and static files, the daily jobs of deploy/systemd's timers once,
+N Daphne processes and the game clock as the Procfile starts them, and nginx in front with the
+site of deploy/nginx/taki.conf. nginx runs
 unprivileged in the foreground, with its prefix in the cluster's folder: no system service.
 
     .ci/cluster.py [--processes 2] [--port 8000] [--folder DIR]   (make run-cluster)
@@ -35,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SERVICES = ROOT / ".ci" / "services"
 PROCFILE = ROOT / "deploy" / "Procfile"
+SYSTEMD = ROOT / "deploy" / "systemd"
 SITE_TEMPLATE = ROOT / "deploy" / "nginx" / "taki.conf"
 STATIC_ROOT = ROOT / "staticfiles"
 # The value of each @NAME@ of the site template that the cluster fills in.
@@ -91,6 +93,33 @@ def procfile_commands(procfile: Path = PROCFILE) -> dict[str, str]:
             name, command = line.split(":", 1)
             commands[name.strip()] = command.strip()
     return commands
+
+
+def unit_setting(unit: Path, name: str) -> str | None:
+    """The value of a systemd unit's first ``name=`` line, or None."""
+    for line in unit.read_text().splitlines():
+        if line.startswith(f"{name}="):
+            return line.removeprefix(f"{name}=")
+    return None
+
+
+@dataclass(frozen=True)
+class Job:
+    """One of the site's regular jobs, as the service its timer starts runs it."""
+
+    argv: list[str]  # ``python`` as this interpreter
+    unset: tuple[str, ...]  # the variables the unit takes out of the site's environment
+
+
+def job_commands(systemd: Path = SYSTEMD) -> dict[str, Job]:
+    """The site's regular jobs, deploy/systemd's timers: each timer's name -> its service's job."""
+    jobs = {}
+    for timer in sorted(systemd.glob("*.timer")):
+        service = systemd / (unit_setting(timer, "Unit") or f"{timer.stem}.service")
+        words = shlex.split(unit_setting(service, "ExecStart") or "")
+        unset = tuple((unit_setting(service, "UnsetEnvironment") or "").split())
+        jobs[timer.stem] = Job([sys.executable, *words[1:]], unset)
+    return jobs
 
 
 def command_line(command: str, port: int | None = None) -> list[str]:
@@ -190,6 +219,7 @@ class Cluster:
             ["collectstatic", "--noinput", "-v", "0"],
         ):
             subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=self.env, check=True)
+        self.run_jobs()
         for process in self.web:
             process.start(self.env)
         self.clock.start(self.env)
@@ -198,6 +228,16 @@ class Cluster:
         self._start_nginx()
         self._wait_for(self.nginx, f"{self.url}/healthz")
         self.write_state()
+
+    def run_jobs(self) -> None:
+        """Each of the site's daily jobs once (deploy/systemd's timers), as its unit runs it.
+        Their output is in FOLDER/jobs.log."""
+        with (self.folder / "jobs.log").open("ab") as log:
+            for name, job in job_commands().items():
+                log.write(f"--- {name}: {shlex.join(job.argv[1:])}\n".encode())
+                log.flush()
+                env = {key: value for key, value in self.env.items() if key not in job.unset}
+                subprocess.run(job.argv, cwd=ROOT, env=env, stdout=log, stderr=log, check=True)
 
     def _start_services(self) -> dict[str, str]:
         done = subprocess.run(
@@ -218,7 +258,10 @@ class Cluster:
             "PYTHONUNBUFFERED": "1",
             "CLOCK_IN_WEB": "0",  # the clock is a process of its own
             "SERVED_BY_HEADER": "1",  # each page names its process
+            # Emptied once, above, as at boot (deploy/tmpfiles.d/taki.conf); read from each
+            # process directly, as Prometheus would scrape them.
             "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+            "METRICS_ALLOWED_ADDRESSES": "127.0.0.1",
         }
 
     def _start_nginx(self) -> None:

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.core import checks
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,8 +12,12 @@ class GamesConfig(AppConfig):
 
         from accounts.signals import password_changed
         from games import signals
+        from games.live.checks import channel_layer_in_memory
         from games.live.transports import ChannelLayerTransport
         from games.services import broadcast
+
+        # manage.py check --deploy: pushes that would reach one process's sockets only.
+        checks.register(channel_layer_in_memory, "channel_layer", deploy=True)
 
         # What the services send after commit goes straight to the channel layer, unless this
         # process serves sockets: then its live side gives them its hub as it starts.

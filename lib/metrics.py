@@ -1,8 +1,9 @@
 """The site's Prometheus metrics, counted where things happen and served on ``/metrics``.
 
 With several server processes, each writes its counts to files in ``PROMETHEUS_MULTIPROC_DIR``
-(set in every process's environment, an empty folder at start) and ``/metrics`` adds them up,
-whichever process serves it. Without it the counts are the serving process's own.
+(set in every process's environment, a folder emptied once at boot) and ``/metrics`` adds them
+up, whichever process serves it, those of the processes that have stopped included. Without it
+the counts are the serving process's own.
 
 This module imports nothing from the games, so that any layer may count here: the move path,
 the log-in throttle, the websocket wrapper below.
@@ -15,6 +16,7 @@ import functools
 import os
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
@@ -89,6 +91,34 @@ def _forget_this_process() -> None:
     multiprocess.mark_process_dead(os.getpid())
 
 
+def forget_dead_processes(folder: str | Path) -> list[int]:
+    """Remove the live gauges (``taki_sockets_open``) of the processes that wrote them in
+    ``folder`` and are no longer running, as ``mark_process_dead`` does at a process's exit: a
+    process that was killed (SIGKILL, out of memory) never reached its exit. Their counters and
+    histograms stay, and are still added up. Returns the processes' ids.
+    """
+    dead: set[int] = set()
+    for path in Path(folder).glob("gauge_live*_*.db"):
+        pid = int(path.stem.rsplit("_", 1)[1])
+        if pid in dead or not _running(pid):
+            dead.add(pid)
+            path.unlink(missing_ok=True)  # another process starting may have swept it first
+    return sorted(dead)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    # A process that stops takes its open sockets with it.
+    # A process that stops takes its open sockets with it; one that was killed, the next
+    # process to start takes away. The folder is emptied once at boot, never at a process's
+    # start: the counts of the processes that stopped are still added up (docs/deployment.md).
     atexit.register(_forget_this_process)
+    forget_dead_processes(os.environ["PROMETHEUS_MULTIPROC_DIR"])

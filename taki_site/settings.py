@@ -184,5 +184,14 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic names each file after its contents as well (js/table.0242e0fad421.js), with a
+# gzip copy, and writes the names in staticfiles.json, which {% static %} reads: a page names the
+# files of its own release, which a browser may keep for good (WhiteNoise and the nginx site of
+# deploy/ say so). With DEBUG off, pages are served only once collectstatic has run; with DEBUG
+# on, {% static %} names the files by their own names, as the tests do (tests/conftest.py).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

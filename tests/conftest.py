@@ -28,15 +28,25 @@ from games.services import broadcast, moves, tables
 from games.services.changes import TableChange
 from tests import workers
 
+# The tests draw pages without collecting the static files first: {% static %} names each file
+# by its own name, as with DEBUG on. The site's storage, which names them after their contents
+# from collectstatic's manifest, is tested on its own (tests/taki_site/test_static_files.py),
+# and the browser tests' servers collect and use it.
+STATIC_FILES_BY_THEIR_NAMES = {
+    **site_settings.STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist each worker process has a test database of its own, which pytest-django
-    names after it; with REDIS_URL, a Redis database and channel prefix of its own
-    (``tests/workers.py``)."""
+    """The static files by their own names. Under pytest-xdist each worker process has a test
+    database of its own, which pytest-django names after it; with REDIS_URL, a Redis database
+    and channel prefix of its own (``tests/workers.py``)."""
+    from django.test import override_settings
+
+    override_settings(STORAGES=STATIC_FILES_BY_THEIR_NAMES).enable()
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and "redis" in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
-        from django.test import override_settings
-
         override_settings(
             **workers.redis_of_its_own(worker, site_settings.CACHES, site_settings.CHANNEL_LAYERS)
         ).enable()

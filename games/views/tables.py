@@ -286,7 +286,8 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
-    return redirect(static("favicon.ico"), permanent=True)
+    # Not permanent: the icon's name changes with its contents (STORAGES).
+    return redirect(static("favicon.ico"))
 
 
 # ------------------------------------------------------------------ chat

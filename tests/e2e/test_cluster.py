@@ -1,7 +1,8 @@
 """The site as a server runs it (`make run-cluster`): nginx in front of two Daphne processes,
 PostgreSQL, Redis and the clock. Two players whose pages come from different processes play a
 game through the proxy; mid-game the process that holds the table's sockets restarts, and
-their pages reconnect by themselves and play on to the end, every move in the log.
+their pages reconnect by themselves and play on to the end, every move in the log. The pages
+name their static files after their contents, which nginx lets a browser keep for good.
 
 Needs nginx, PostgreSQL and redis-server: skipped without them, except under CI.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -52,6 +54,10 @@ LAUNCHER = ROOT / ".ci" / "cluster.py"
 START_TIMEOUT = 90.0
 SERVED_BY = "x-served-by"
 SERVICE_RESTART = 1012
+# What nginx says of a static file named after its contents, and of any other.
+KEPT_FOR_GOOD = "public, max-age=31536000, immutable"
+ASKED_AGAIN = "no-cache"
+NAMED_FILE = re.compile(r'(?:src|href)="(/static/[^"]+\.[0-9a-f]{12}\.(?:js|css|svg))"')
 
 # A short game where both play every turn: red on red, alice (seat 0) first; she empties her
 # hand with her eighth card.
@@ -126,6 +132,20 @@ class Cluster:
             text=True,
         )
         return done.stdout
+
+    def metrics(self, port: int) -> tuple[float, dict[str, float]]:
+        """What a Daphne process's /metrics adds up over every process: the moves applied, the
+        sockets open per process id."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read()
+        families = {family.name: family for family in text_string_to_metric_families(text.decode())}
+        (applied,) = families["taki_moves_applied"].samples
+        sockets = {
+            int(sample.labels["pid"]): sample.value
+            for sample in families["taki_sockets_open"].samples
+        }
+        return applied.value, sockets
 
     def logs(self) -> str:
         return "\n".join(
@@ -247,8 +267,13 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
     hands = [sorted(hand(page)) for page in pages]
     acting = [has_controls(page) for page in pages]
 
-    # The table's process restarts: SIGTERM, and the cluster starts it again.
+    # Its moves were counted by the table's process, with both sockets open there.
     before = cluster.web_process(holder)
+    applied, sockets = cluster.metrics(holder)
+    assert applied == moves
+    assert sockets.get(before["pid"]) == 2
+
+    # The table's process restarts: SIGTERM, and the cluster starts it again.
     os.kill(before["pid"], signal.SIGTERM)
     for page in pages:
         page.wait_for_function("() => window.__e2eSocket.opened >= 1", timeout=TIMEOUT, polling=100)
@@ -257,6 +282,14 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
         assert time.monotonic() < deadline, "the cluster did not start the process again"
         time.sleep(0.2)
     urllib.request.urlopen(f"http://127.0.0.1:{holder}/healthz", timeout=5)
+
+    # Every process still adds up the moves the stopped one counted; its sockets, gone with it,
+    # are no longer counted.
+    for web in cluster.state["web"]:
+        applied, sockets = cluster.metrics(web["port"])
+        assert applied == moves, web
+        assert before["pid"] not in sockets, sockets
+    assert sum(cluster.metrics(holder)[1].values()) >= 2  # the pages' sockets, open again
 
     for page, cards, acted in zip(pages, hands, acting, strict=True):
         assert page.evaluate("() => window.__e2eSocket.closed")[:1] == [SERVICE_RESTART]
@@ -292,3 +325,28 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
         f" print(verify_game(Game.objects.get(table_id={table_id})))",
     )
     assert verified.strip().splitlines()[-1] == "True", verified
+
+
+def test_the_pages_name_static_files_that_nginx_lets_a_browser_keep_for_good(cluster) -> None:
+    page = urllib.request.urlopen(cluster.url + "/accounts/login/", timeout=10).read().decode()
+    named = NAMED_FILE.findall(page)
+    assert {"css", "js", "svg"} <= {path.rsplit(".", 1)[1] for path in named}, named
+    assert '"/static/js/menu.js"' not in page
+
+    for path in named:
+        sent = urllib.request.urlopen(
+            urllib.request.Request(cluster.url + path, headers={"Accept-Encoding": "gzip"}),
+            timeout=10,
+        )
+        assert sent.headers["Cache-Control"] == KEPT_FOR_GOOD, path
+        assert sent.headers["Content-Encoding"] == "gzip", path  # collectstatic's .gz, as it is
+    by_its_own_name = urllib.request.urlopen(cluster.url + "/static/js/menu.js", timeout=10)
+    assert by_its_own_name.headers["Cache-Control"] == ASKED_AGAIN
+
+
+def test_the_cluster_ran_the_daily_jobs_of_deploy_s_timers_as_it_started(cluster) -> None:
+    ran = (cluster.folder / "jobs.log").read_text()
+
+    assert "--- taki-clearsessions: manage.py clearsessions\n" in ran
+    assert "--- taki-stale-guests: manage.py delete_stale_guests\n" in ran
+    assert "deleted 0 guest account(s)" in ran

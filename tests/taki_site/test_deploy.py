@@ -1,20 +1,26 @@
 """The configuration people deploy with (deploy/) is the one the cluster runs: the nginx site
-filled in is valid nginx, the systemd units run the Procfile's command lines, and every Daphne
-the site runs (make run too) refuses the same websocket messages."""
+filled in is valid nginx, the systemd units run the Procfile's command lines, every Daphne
+the site runs (make run too) refuses the same websocket messages, and the timers run the
+site's daily jobs."""
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import io
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from django.core.management import call_command, get_commands
+from django.utils import timezone
 
 from games.live.frames import MAX_FRAME_CHARS
 
@@ -33,6 +39,7 @@ def launcher() -> ModuleType:
     return module
 
 
+FOREVER = "public, max-age=31536000, immutable"
 SITE_VALUES = {
     "UPSTREAM_SERVERS": "server 127.0.0.1:8001 max_fails=1 fail_timeout=10s;\n"
     "    server 127.0.0.1:8002 max_fails=1 fail_timeout=10s;",
@@ -168,3 +175,94 @@ def test_the_websocket_limits_admit_the_longest_frame_a_table_reads_and_little_m
     for size in limits.values():
         # 0 would be no limit at all; 64 KiB is refused (tests/taki_site/test_websocket_limits.py).
         assert MAX_FRAME_CHARS * UTF8_BYTES_PER_CHAR <= size < 64 * 1024
+
+
+def test_the_nginx_site_lets_a_browser_keep_a_file_named_after_its_contents_for_good() -> None:
+    site = launcher().render_site(SITE_VALUES)
+    block = re.search(r"map \$uri \$static_cache_control \{\n(.*?)\n\}", site, re.DOTALL)
+    assert block, "no map of the static files' Cache-Control"
+    (pattern, kept), (default, asked) = (
+        shlex.split(line.rstrip(";")) for line in block.group(1).strip().splitlines()
+    )
+
+    def cache_control(uri: str) -> str:
+        return kept if re.match(pattern.removeprefix("~"), uri) else asked
+
+    assert default == "default"
+    assert cache_control("/static/js/table.0242e0fad421.js") == FOREVER
+    assert cache_control("/static/css/base.7ca5a96ffbd0.css") == FOREVER
+    for name in ("js/table.js", "favicon.ico", "admin/js/vendor/jquery/jquery.min.js"):
+        assert cache_control(f"/static/{name}") == "no-cache"
+    assert "add_header Cache-Control $static_cache_control;" in site
+
+
+def unit_lines(unit: str) -> list[str]:
+    return [
+        line
+        for line in (DEPLOY / "systemd" / unit).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def test_the_metrics_folder_is_emptied_once_at_boot_and_never_as_a_process_starts() -> None:
+    (entry,) = [
+        line.split()
+        for line in (DEPLOY / "tmpfiles.d" / "taki.conf").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    kind, path, _mode, user, group, age = entry
+    environment = (ROOT / "docs" / "deployment.md").read_text()
+
+    assert kind == "D"  # made, and emptied at boot
+    assert age == "-"  # never cleaned while the processes run
+    assert f"PROMETHEUS_MULTIPROC_DIR={path}" in environment
+    for unit in ("taki-web@.service", "taki-clock.service"):
+        lines = unit_lines(unit)
+        assert f"User={user}" in lines and f"Group={group}" in lines
+        assert "EnvironmentFile=/etc/taki/environment" in lines
+        assert not [line for line in lines if line.startswith("ExecStartPre=")], unit
+
+
+# The jobs a site must run, whatever else deploy/ adds: the sessions Django keeps until they are
+# cleared, and the guest accounts nobody claimed.
+DAILY_JOBS = {"clearsessions", "delete_stale_guests"}
+
+
+def test_each_timer_starts_a_service_that_runs_one_of_the_site_s_commands_daily() -> None:
+    jobs = launcher().job_commands(DEPLOY / "systemd")
+    commands = get_commands()
+
+    assert {job.argv[2] for job in jobs.values()} >= DAILY_JOBS
+    for name, job in jobs.items():
+        timer = unit_lines(f"{name}.timer")
+        service = unit_lines(f"{name}.service")
+        assert "OnCalendar=daily" in timer and "Persistent=true" in timer, name
+        assert "WantedBy=timers.target" in timer, name
+        assert "Type=oneshot" in service, name
+        assert "EnvironmentFile=/etc/taki/environment" in service, name
+        assert job.argv[1] == "manage.py", name
+        assert job.argv[2] in commands, f"{name} runs manage.py {job.argv[2]}: no such command"
+        assert exec_start(f"{name}.service")[0] == "/srv/taki/.venv/bin/python"
+        # A job writes no metrics files beside the processes' (deploy/tmpfiles.d/taki.conf).
+        assert job.unset == ("PROMETHEUS_MULTIPROC_DIR",), name
+
+
+@pytest.mark.django_db
+def test_the_jobs_as_the_units_run_them_clear_what_they_are_for(client) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    from accounts import guests
+    from accounts.models import Guest
+
+    stale = guests.create_guest()
+    Guest.objects.filter(user=stale).update(created_at=timezone.now() - timedelta(days=30))
+    fresh = guests.create_guest()
+    client.force_login(fresh)
+    Session.objects.update(expire_date=timezone.now() - timedelta(days=1))
+
+    for job in launcher().job_commands(DEPLOY / "systemd").values():
+        call_command(*job.argv[2:], stdout=io.StringIO())
+
+    assert list(get_user_model().objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert not Session.objects.exists()

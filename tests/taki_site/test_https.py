@@ -101,15 +101,18 @@ def test_with_the_production_settings_https_is_enforced(settings, environment) -
     assert post_through_tls_proxy(client).status_code == 302
 
 
-def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) -> None:
+def check_deploy(tmp_path: Path, redis_url: str | None) -> subprocess.CompletedProcess[str]:
+    """manage.py check --deploy --fail-level WARNING with the production settings (and Redis,
+    which nothing connects to for the checks)."""
     env = {
         **os.environ,
         **PRODUCTION,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     env.pop("REDIS_URL", None)
-
-    result = subprocess.run(
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         env=env,
@@ -117,8 +120,20 @@ def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) 
         text=True,
     )
 
+
+def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, "redis://127.0.0.1:6379/0")
+
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_manage_py_check_deploy_warns_of_production_without_redis(tmp_path: Path) -> None:
+    result = check_deploy(tmp_path, None)
+
+    assert result.returncode == 1
+    assert "(taki.W001)" in result.stderr
+    assert "identified 1 issue" in result.stderr  # nothing else is missing
 
 
 def test_the_https_settings_are_off_without_variables(monkeypatch) -> None:

@@ -1,5 +1,5 @@
-"""Delete guest accounts nobody claimed (accounts.guests): run it daily, e.g. from cron. Those
-that moderation records name are kept, inactive."""
+"""Delete guest accounts nobody claimed (accounts.guests), daily: deploy/systemd's
+taki-stale-guests.timer runs it. Those that moderation records name are kept, inactive."""
 
 from __future__ import annotations
 
