@@ -55,7 +55,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps axe lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -149,7 +149,7 @@ run-cluster: $(VENV)/.stamp-run messages
 # Redis: all but the browser, engine and benchmark tests, the benchmarks' own run on PostgreSQL
 # kept. Without PostgreSQL (not root, and not installed) that last run and the cluster's test
 # are skipped with a warning; CI (CI=true) fails instead.
-test: $(VENV)/.stamp-test system-deps lint axe
+test: $(VENV)/.stamp-test system-deps lint
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest $(PARALLEL) -m "not e2e"
 	$(BIN)/python -m pytest -m e2e
@@ -160,32 +160,30 @@ test: $(VENV)/.stamp-test system-deps lint axe
 		echo "warning: PostgreSQL is not installed: the suite ran on SQLite only" >&2; \
 	fi
 
-# The front end's tools, none of them a dependency of the site: stylelint (static/css, configured
-# in stylelint.config.mjs) and axe-core, which the browser tests run on every page
-# (tests/e2e/axe.py). They are package.json's devDependencies at the versions package-lock.json
-# pins, installed by `npm ci` into the git-ignored node_modules/ whenever the lock file is newer
-# than the install. Without npm, CI (CI=true) fails; elsewhere the stylesheets go unlinted and the
-# browser tests without axe-core, with a warning.
+# The front end's tool, not a dependency of the site: stylelint (static/css, configured in
+# stylelint.config.mjs), package.json's devDependencies at the versions package-lock.json pins,
+# installed by `npm ci` into the git-ignored node_modules/ whenever the lock file is newer than
+# the install. Without npm, CI (CI=true) fails; elsewhere the stylesheets go unlinted, with a
+# warning. (axe-core, which the browser tests run on every page, comes with the test extra's
+# axe-playwright-python: tests/e2e/axe.py.)
 NPM_STAMP := node_modules/.stamp-npm
 
 node-deps:
 	@if ! command -v npm >/dev/null; then \
 		if [ "$$CI" = true ]; then \
-			echo "error: npm is not installed: make lint needs it for stylelint, the browser tests for axe-core (install Node.js 20.19 or newer, with npm)" >&2; \
+			echo "error: npm is not installed: make lint needs it for stylelint (install Node.js 20.19 or newer, with npm)" >&2; \
 			exit 1; \
 		fi; \
 		if [ -f $(NPM_STAMP) ]; then \
 			echo "warning: npm is not installed: node_modules/ is used as it is" >&2; \
 		else \
-			echo "warning: npm is not installed: the stylesheets are not linted, and the browser tests skip axe-core" >&2; \
+			echo "warning: npm is not installed: the stylesheets are not linted" >&2; \
 		fi; \
 		exit 0; \
 	fi; \
 	if [ ! -f $(NPM_STAMP) ] || [ package-lock.json -nt $(NPM_STAMP) ]; then \
 		npm ci --no-audit --no-fund --loglevel=error && touch $(NPM_STAMP); \
 	fi
-
-axe: node-deps
 
 lint: $(VENV)/.stamp-test node-deps
 	$(BIN)/ruff check .

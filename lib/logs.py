@@ -1,5 +1,6 @@
-"""Logs a machine can read: one JSON object a line (LOG_FORMAT=json), and the table and game a
-line is about.
+"""The site's logs: on stderr, from INFO up, in every process (Daphne's, ``manage.py
+run_clock``, any other command), a line of text each (LOG_FORMAT=text) or one JSON object a line
+(LOG_FORMAT=json); and the table and game a line is about.
 
 The move path runs inside :func:`about_move`, and says which game it locked with
 :func:`note_game`: every line logged meanwhile carries ``table_id`` and ``game_id``, and so does
@@ -11,13 +12,13 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
-import json
 import logging
+import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
+from pythonjsonlogger.json import JsonFormatter as JsonLinesFormatter
 
 _move: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
     "taki_move", default=None
@@ -67,48 +68,84 @@ class MoveIds(logging.Filter):
         return True
 
 
-class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, the table and game
-    when known, and the traceback of an error."""
+class UtcTimes(logging.Formatter):
+    """Times in UTC, ISO 8601 to the millisecond: ``2026-05-04T12:30:00.125Z``."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        for key in IDS:
-            if hasattr(record, key):
-                entry[key] = getattr(record, key)
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+    converter = time.gmtime
+    default_time_format = "%Y-%m-%dT%H:%M:%S"
+    default_msec_format = "%s.%03dZ"
+
+
+class TextFormatter(UtcTimes):
+    """A line of text: time, level, logger, message, the table and game when known; an error's
+    traceback on the lines after it."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        line = super().formatMessage(record)
+        ids = " ".join(f"{key}={getattr(record, key)}" for key in IDS if hasattr(record, key))
+        return f"{line} [{ids}]" if ids else line
+
+
+class JsonFormatter(UtcTimes, JsonLinesFormatter):
+    """One JSON object a line: ``time``, ``level``, ``logger``, ``message``, every field given
+    with ``extra=`` (the table and game when known among them; what JSON cannot write, as text),
+    the traceback of an error (``exception``) and the stack asked for with ``stack_info``
+    (``stack``). A newline in any of them is written ``\\n``: one line stays one line."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "{asctime}{levelname}{name}{message}",
+            style="{",
+            rename_fields={
+                "asctime": "time",
+                "levelname": "level",
+                "name": "logger",
+                "exc_info": "exception",
+                "stack_info": "stack",
+            },
+            json_ensure_ascii=False,
+        )
+
+
+FORMATTERS = {"text": "lib.logs.TextFormatter", "json": "lib.logs.JsonFormatter"}
 
 
 def logging_config(log_format: str, request_filters: Sequence[str] = ()) -> dict[str, Any]:
-    """LOGGING: Django's own unless LOG_FORMAT is ``json``; then every line that reaches the root
-    logger (the site's, Django's, Daphne's) goes to stderr as JSON, from INFO up.
+    """LOGGING: every line that reaches the root logger (the site's, Django's, Daphne's) goes to
+    stderr in ``log_format`` (``text`` or ``json``), from INFO up, with the table and game of a
+    move. Django's own handlers are left out (its console under DEBUG would write its lines a
+    second time; the site mails no admins): its lines reach the root's.
 
     ``request_filters`` name ``logging.Filter`` classes (dotted paths) put on ``django.request``,
     the logger of Django's line about each answer with an error status (4xx, 5xx).
 
     :raises ImproperlyConfigured: for another format than ``text`` or ``json``.
     """
-    if log_format not in ("text", "json"):
+    if log_format not in FORMATTERS:
         raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {log_format!r}")
-    config: dict[str, Any] = {"version": 1, "disable_existing_loggers": False}
-    if request_filters:
-        names = [f"request_{index}" for index in range(len(request_filters))]
-        config["filters"] = {
-            name: {"()": path} for name, path in zip(names, request_filters, strict=True)
-        }
-        config["loggers"] = {"django.request": {"filters": names}}
-    if log_format == "json":
-        config.setdefault("filters", {})["move_ids"] = {"()": "lib.logs.MoveIds"}
-        config["formatters"] = {"json": {"()": "lib.logs.JsonFormatter"}}
-        config["handlers"] = {
-            "json": {"class": "logging.StreamHandler", "filters": ["move_ids"], "formatter": "json"}
-        }
-        config["root"] = {"handlers": ["json"], "level": "INFO"}
-    return config
+    names = [f"request_{index}" for index in range(len(request_filters))]
+    filters: dict[str, Any] = {
+        name: {"()": path} for name, path in zip(names, request_filters, strict=True)
+    }
+    filters["move_ids"] = {"()": "lib.logs.MoveIds"}
+    loggers: dict[str, Any] = {"django": {"handlers": [], "level": "INFO"}}
+    if names:
+        loggers["django.request"] = {"filters": names}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": filters,
+        "formatters": {log_format: {"()": FORMATTERS[log_format]}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "filters": ["move_ids"],
+                "formatter": log_format,
+            }
+        },
+        "root": {"handlers": ["stderr"], "level": "INFO"},
+        "loggers": loggers,
+    }

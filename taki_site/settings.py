@@ -126,8 +126,9 @@ ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, min
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
 
-# LOG_FORMAT=json: one JSON object a line, with the table and game of a move (lib/logs.py). The
-# health check's 503 is the answer asked for, not logged as a server error (monitoring/logs.py).
+# Every process logs to stderr from INFO up, LOG_FORMAT=text (a line each) or json (one JSON object
+# a line), with the table and game of a move (lib/logs.py). The health check's 503 is the answer
+# asked for, not logged as a server error (monitoring/logs.py).
 LOGGING = logging_config(
     os.environ.get("LOG_FORMAT", "text").strip().lower(),
     request_filters=["monitoring.logs.HealthAnswers"],

@@ -1,4 +1,5 @@
-"""``manage.py run_clock``: the game clock as a process of its own."""
+"""``manage.py run_clock``: the game clock as a process of its own. What it does goes to the
+site's log (stderr, in LOG_FORMAT: lib/logs.py)."""
 
 from __future__ import annotations
 
@@ -32,14 +33,14 @@ class Command(BaseCommand):
     def handle(self, *args, interval: float, once: bool, **options) -> None:
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
         if layer.endswith("InMemoryChannelLayer") and not once:
-            self.stderr.write(
-                "warning: no REDIS_URL: this clock's moves will not be pushed to the web "
-                "processes' sockets (their own clock, CLOCK_IN_WEB, does that)"
+            clock.logger.warning(
+                "no REDIS_URL: this clock's moves will not be pushed to the web processes' "
+                "sockets (their own clock, CLOCK_IN_WEB, does that)"
             )
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
-        self.stdout.write(f"clock running, every {interval} s")
+        clock.logger.info("the game clock is running in this process, every %s s", interval)
         played = 0
         this = clock.Clock()
         while not stop.is_set():
@@ -54,4 +55,4 @@ class Command(BaseCommand):
             if once:
                 break
             stop.wait(interval)
-        self.stdout.write(f"clock stopped; advanced {played} due games")
+        clock.logger.info("the game clock stopped; advanced %d due games", played)
