@@ -70,11 +70,25 @@ def assert_turn_in_view(page: Page) -> None:
         box_in_view(page, selector)
 
 
+# Where the first element a selector finds starts on the page, once it is in the page and laid
+# out: a push may swap the hand in the instant it is measured, and an element swapped out has no
+# box. Given up after about five seconds of frames (null: the assertion on it then fails).
+LAID_OUT_TOP = """async selector => {
+    for (let frame = 0; frame < 300; frame++) {
+        const element = document.querySelector(selector);
+        if (element && element.isConnected) {
+            const box = element.getBoundingClientRect();
+            if (box.height > 0) return box.top + window.scrollY;
+        }
+        await new Promise(resolve => requestAnimationFrame(resolve));
+    }
+    return null;
+}"""
+
+
 def page_top(page: Page, selector: str) -> float:
     """Where the element starts on the page, wherever the window is scrolled to."""
-    return page.locator(selector).first.evaluate(
-        "e => e.getBoundingClientRect().top + window.scrollY"
-    )
+    return page.evaluate(LAID_OUT_TOP, selector)
 
 
 def wait_for_my_turn(page: Page) -> None:
