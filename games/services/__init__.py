@@ -19,6 +19,8 @@ Tables and their games:
   forfeited), with its result and the pushes that follow.
 - :mod:`~games.services.abandon`: untimed tables whose people have all gone.
 - :mod:`~games.services.rematch`: "Play again": a finished table's players asked to a new one.
+- :mod:`~games.services.challenges`: challenges: one person asks people they know to a table,
+  which starts once they have accepted.
 
 "Play now":
 
