@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
         from games import signals
         from games.live.transports import ChannelLayerTransport
         from games.services import broadcast
+        from social.signals import notifications_read, notified
 
         # What the services send after commit goes straight to the channel layer, unless this
         # process serves sockets: then its live side gives them its hub as it starts.
@@ -23,4 +24,9 @@ class GamesConfig(AppConfig):
         password_changed.connect(
             signals.close_sockets_on_new_password,
             dispatch_uid="games.close_sockets_on_new_password",
+        )
+        # What the social app stored for a person reaches the pages they have open.
+        notified.connect(signals.push_new_notification, dispatch_uid="games.push_notification")
+        notifications_read.connect(
+            signals.push_unread_count, dispatch_uid="games.push_unread_count"
         )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import challenges, listings, players, pools
+from games.views import challenges, listings, people, players, pools
 from games.views import tables as views
 
 app_name = "games"
@@ -27,6 +27,7 @@ urlpatterns = [
     path("tables/<int:table_id>/seats/<int:position>/bot/", views.add_bot, name="add_bot"),
     path("tables/<int:table_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("tables/<int:table_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
+    path("notifications/", people.notifications_page, name="notifications"),
     path("challenges/new/", challenges.new_challenge, name="new_challenge"),
     path("challenges/<int:challenge_id>/", challenges.challenge, name="challenge"),
     path("challenges/<int:challenge_id>/answer/", challenges.answer, name="challenge_answer"),
