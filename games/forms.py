@@ -1,4 +1,5 @@
-"""The games app's forms: opening a table (R3, R22, R23) and its bots' level; a challenge."""
+"""The games app's forms: opening a table (R3, R22, R23) and its bots' level; a challenge; the
+privacy settings."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.utils.translation import ngettext
 from accounts.usernames import find_user
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS
 from lib.unicode import refuse_invisible_characters
+from social.models import Privacy
 
 # R23: the time limits a host may choose; "" is no limit, for games among friends.
 TURN_TIME_CHOICES = (
@@ -193,3 +195,18 @@ class ChallengeForm(forms.Form):
             "rated": data["rated"] == "rated",
             "bot_kind": data["empty_seats"] or "",
         }
+
+
+class PrivacyForm(forms.Form):
+    """A person's privacy settings (``social.relations.set_privacy``)."""
+
+    challenges = forms.ChoiceField(
+        label=_("Who may challenge me"),
+        choices=Privacy.Challenges.choices,
+        widget=forms.RadioSelect,
+    )
+    online = forms.ChoiceField(
+        label=_("Who sees that I am online"),
+        choices=Privacy.Online.choices,
+        widget=forms.RadioSelect,
+    )
