@@ -59,6 +59,15 @@ def blocked_by(user: User) -> set[int]:
     return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
 
 
+def blockers_among(blocked: User | int, user_ids: set[int]) -> set[int]:
+    """Which of ``user_ids`` blocked ``blocked``."""
+    return set(
+        Block.objects.filter(blocked_id=_id(blocked), blocker_id__in=user_ids).values_list(
+            "blocker_id", flat=True
+        )
+    )
+
+
 def follow(follower: User, followed: User) -> None:
     """``follower`` follows ``followed``; following again changes nothing. ``followed`` is told
     (a new follower), unless they blocked ``follower``: then nothing counts, and nothing says so.

@@ -19,6 +19,7 @@ from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
 from games.services.moves import replace_by_bot, schedule
 from lib.unicode import has_invisible_characters
+from social import relations
 
 User = AbstractBaseUser
 # The bots a seat may hold: each level, and the older names (the engine plays every one).
@@ -172,7 +173,7 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
     A private table is joined by its link only: ``invite`` must be its token.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (the game has started, the user already
-        sits here, a private table without its token); ``table_full``.
+        sits here, a private table without its token, a host who blocked them); ``table_full``.
     """
     check_may_play(user)
     with transaction.atomic():
@@ -185,6 +186,9 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
             raise ServiceError("forbidden", _("This table is private: join it by its link."))
         if table.rated and guests.is_guest(user):
             raise ServiceError("forbidden", _("Only signed-up players play rated games."))
+        if relations.has_blocked(table.host_id, user.pk):
+            # The words of any table that cannot take them: nothing says who blocked whom.
+            raise ServiceError("forbidden", _("This table is not taking you."))
         seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
         if seat is None:
             raise ServiceError("table_full", _("This table is full."))
