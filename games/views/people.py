@@ -113,11 +113,11 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
     """The person's newest notifications, those unread marked new; shown, they are read (and
     the bells of their other pages say so)."""
     rows = notifications.newest(request.user)
-    views = notification_views(request.user, rows)
-    response = render(
-        request,
-        "games/notifications.html",
-        {"notifications": views, "kept_days": notifications.KEPT_FOR.days},
-    )
+    views = notification_views(request.user, rows)  # those unread still marked so
     notifications.mark_read(request.user, [view.id for view in views if view.unread])
-    return response
+    context = {
+        "notifications": views,
+        "kept_days": notifications.KEPT_FOR.days,
+        "bell_count": notifications.unread_count(request.user),  # read now, the bell says so
+    }
+    return render(request, "games/notifications.html", context)
