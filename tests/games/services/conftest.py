@@ -37,6 +37,7 @@ def later(request, settings) -> Iterator[Callable[[float], None]]:
         yield pass_time
         client.close()
         return
+    settings.CACHES = cache_config(None)  # the in-process cache, whatever REDIS_URL says
     cache.clear()
     with time_machine.travel(datetime.now(UTC), tick=True) as traveller:
         yield traveller.shift
