@@ -15,6 +15,7 @@ class GamesConfig(AppConfig):
         from games.live.checks import channel_layer_in_memory
         from games.live.transports import ChannelLayerTransport
         from games.services import broadcast
+        from social.signals import notifications_read, notified
 
         # manage.py check --deploy: pushes that would reach one process's sockets only.
         checks.register(channel_layer_in_memory, "channel_layer", deploy=True)
@@ -28,4 +29,9 @@ class GamesConfig(AppConfig):
         password_changed.connect(
             signals.close_sockets_on_new_password,
             dispatch_uid="games.close_sockets_on_new_password",
+        )
+        # What the social app stored for a person reaches the pages they have open.
+        notified.connect(signals.push_new_notification, dispatch_uid="games.push_notification")
+        notifications_read.connect(
+            signals.push_unread_count, dispatch_uid="games.push_unread_count"
         )

@@ -37,14 +37,16 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game
-from games.services import abandon, moves, no_shows, quickmatch, thinking
+from games.services import abandon, challenges, moves, no_shows, quickmatch, thinking
 from games.services.moves import Advancing
 from games.services.thinking import BotTurn
+from social import notifications
 
 logger = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
+FORGET_SWEEP = 3600.0  # seconds between two looks for notifications old enough to forget
 # Worker processes in which the bots think, per clock: half the cores, the rest for serving;
 # they run at a lower priority than the web process, which a person's move never waits behind.
 THINKERS = max(1, (os.cpu_count() or 2) // 2)
@@ -91,6 +93,8 @@ class Clock:
         self._database = ThreadPoolExecutor(1, thread_name_prefix="taki-clock")
         self.abandoned_sweeps = AtMostEvery(ABANDON_SWEEP)
         self.no_show_sweeps = AtMostEvery(no_shows.SWEEP_SECONDS)
+        self.challenge_sweeps = AtMostEvery(challenges.SWEEP_SECONDS)
+        self.forget_sweeps = AtMostEvery(FORGET_SWEEP)
         self.task: asyncio.Task[None] | None = None  # running on an event loop
 
     def on_thread[**P, R](self, function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
@@ -122,7 +126,8 @@ class Clock:
     async def tick(self, now: datetime | None = None) -> int:
         """Advance every game that is due by ``now``; return how many were advanced. At most
         every ``ABANDON_SWEEP`` seconds, also end the untimed tables whose people have all gone;
-        run quick match's wave, and abort its untimed tables a matched player never came to.
+        run quick match's wave, and abort its untimed tables a matched player never came to;
+        close the challenges whose time is up, and forget old notifications.
 
         The games advance side by side: one game's bot thinking holds up no other game. One
         game's failure is logged and does not hold up the others.
@@ -132,6 +137,7 @@ class Clock:
         await asyncio.gather(*(self._advance_logged(game_id, now) for game_id in due))
         await self.on_thread(self.match_pools)(now)
         await self.on_thread(self.sweep_no_shows)(now)
+        await self.on_thread(self.sweep_challenges)(now)
         return len(due)
 
     async def _advance_logged(self, game_id: int, now: datetime | None) -> None:
@@ -206,6 +212,21 @@ class Clock:
         except Exception:
             logger.exception("the game clock could not abort the tables nobody came to")
             return []
+
+    def sweep_challenges(self, now: datetime | None = None) -> list[int]:
+        """Close the challenges whose time is up (``challenges.expire_due``), at most every
+        ``challenges.SWEEP_SECONDS``, and forget the notifications older than they are kept
+        (``notifications.forget_old``), at most every ``FORGET_SWEEP``; return the challenges'
+        ids. A failure is logged and the clock goes on."""
+        expired: list[int] = []
+        try:
+            if self.challenge_sweeps.due():
+                expired = challenges.expire_due(now)
+            if self.forget_sweeps.due():
+                notifications.forget_old(now)
+        except Exception:
+            logger.exception("the game clock could not close the expired challenges")
+        return expired
 
     def match_pools(self, now: datetime | None = None) -> int:
         """Quick match's wave, when it is this clock's turn (``quickmatch.wave``); how many

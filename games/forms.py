@@ -1,4 +1,5 @@
-"""The one form of the games app: opening a table (R3, R22, R23), and its bots' level."""
+"""The games app's forms: opening a table (R3, R22, R23) and its bots' level; a challenge; the
+privacy settings."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.usernames import find_user
 from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS
 from lib.unicode import refuse_invisible_characters
+from social.models import Privacy
 
 # R23: the time limits a host may choose; "" is no limit, for games among friends.
 TURN_TIME_CHOICES = (
@@ -113,3 +116,97 @@ class TableForm(forms.Form):
             "bot_kind": data["bot_kind"] or UNNAMED_BOT,
             "rated": {"rated": True, "casual": False}.get(data["rated"]),
         }
+
+
+# What a challenge does with the seats nobody takes: dropped at the start, or given to bots.
+EMPTY_SEATS_CHOICES = (("", _("Dropped at the start")), *BOT_LEVELS)
+
+
+class ChallengeForm(forms.Form):
+    """A challenge: whom (one person or several, by name), and the table's options."""
+
+    players = forms.CharField(
+        label=_("Whom to challenge"),
+        help_text=_("Their usernames, separated by commas."),
+        max_length=400,
+    )
+    seat_count = TableForm.base_fields["seat_count"]
+    mode = TableForm.base_fields["mode"]
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"),
+        choices=TURN_TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        initial="",
+        required=False,
+    )
+    rated = forms.ChoiceField(
+        label=_("Rated or casual"),
+        help_text=_("A table with bots is always casual."),
+        choices=RATED_CHOICES,
+        initial="casual",
+        widget=forms.RadioSelect,
+    )
+    empty_seats = forms.ChoiceField(
+        label=_("Seats nobody takes"),
+        choices=EMPTY_SEATS_CHOICES,
+        initial="",
+        required=False,
+    )
+    name = forms.CharField(
+        label=_("Table name"),
+        help_text=_("Left blank: the players' names."),
+        max_length=60,
+        required=False,
+        validators=[refuse_invisible_characters],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat_count"].initial = 2
+
+    def clean_players(self) -> list[Any]:
+        names = [name.strip() for name in self.cleaned_data["players"].split(",")]
+        names = list(dict.fromkeys(name for name in names if name))
+        if not names:
+            raise forms.ValidationError(_("Name at least one player."))
+        if len(names) > MAX_SEATS - 1:
+            raise forms.ValidationError(_("A table has room for 9 people besides you."))
+        people = []
+        for name in names:
+            person = find_user(name)
+            if person is None or not person.is_active:
+                raise forms.ValidationError(
+                    _("There is no player named %(name)s.") % {"name": name}
+                )
+            people.append(person)
+        return people
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``services.challenges.create_challenge`` for this (valid)
+        form, the people asked among them (``invited``)."""
+        data = self.cleaned_data
+        return {
+            "invited": data["players"],
+            "name": data["name"],
+            "seat_count": data["seat_count"],
+            "tournament": data["mode"] == "tournament",
+            "turn_seconds": data["turn_seconds"],
+            "rated": data["rated"] == "rated",
+            "bot_kind": data["empty_seats"] or "",
+        }
+
+
+class PrivacyForm(forms.Form):
+    """A person's privacy settings (``social.relations.set_privacy``)."""
+
+    challenges = forms.ChoiceField(
+        label=_("Who may challenge me"),
+        choices=Privacy.Challenges.choices,
+        widget=forms.RadioSelect,
+    )
+    online = forms.ChoiceField(
+        label=_("Who sees that I am online"),
+        choices=Privacy.Online.choices,
+        widget=forms.RadioSelect,
+    )

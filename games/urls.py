@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import listings, players, pools
+from games.views import challenges, listings, people, players, pools
 from games.views import tables as views
 
 app_name = "games"
@@ -27,6 +27,18 @@ urlpatterns = [
     path("tables/<int:table_id>/seats/<int:position>/bot/", views.add_bot, name="add_bot"),
     path("tables/<int:table_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("tables/<int:table_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
+    path("notifications/", people.notifications_page, name="notifications"),
+    path("account/", people.account, name="account"),
+    path("players/<str:username>/follow/", people.follow, name="follow"),
+    path("players/<str:username>/unfollow/", people.unfollow, name="unfollow"),
+    path("players/<str:username>/block/", people.block, name="block"),
+    path("players/<str:username>/unblock/", people.unblock, name="unblock"),
+    path("challenges/new/", challenges.new_challenge, name="new_challenge"),
+    path("challenges/<int:challenge_id>/", challenges.challenge, name="challenge"),
+    path("challenges/<int:challenge_id>/answer/", challenges.answer, name="challenge_answer"),
+    path("challenges/<int:challenge_id>/cancel/", challenges.cancel, name="challenge_cancel"),
+    path("challenges/<int:challenge_id>/start/", challenges.start, name="challenge_start"),
+    path("challenges/go/<int:table_id>/", challenges.go, name="challenge_go"),
     path("games/", listings.finished_games, name="finished_games"),
     path("games/", listings.finished_games, name="games"),  # the name the site nav uses
     path("games/mine/", listings.my_games, name="my_games"),

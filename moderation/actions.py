@@ -23,6 +23,8 @@ from games.services import broadcast, history, ratings, tables
 from games.services.errors import ServiceError
 from moderation.models import ModerationLog, Report
 from moderation.permissions import refuse_unless_may_act_on
+from social import notifications
+from social.models import Notification
 
 User = AbstractBaseUser
 Action = ModerationLog.Action
@@ -201,7 +203,8 @@ def hide_message(actor: User, message: ChatMessage, reason: str) -> bool:
 
 
 def handle_report(actor: User, report: Report, status: str, notes: str) -> None:
-    """Resolve or dismiss a report, with the moderator's notes.
+    """Resolve or dismiss a report, with the moderator's notes; whoever filed it is told it was
+    handled (a notification, which says nothing of the notes or the outcome).
 
     :raises ServiceError: ``bad_request`` for a status other than resolved or dismissed;
         ``forbidden`` for a report about oneself, or about anyone but an ordinary player.
@@ -221,6 +224,12 @@ def handle_report(actor: User, report: Report, status: str, notes: str) -> None:
             target=report.target,
             obj=report,
             reason=f"{report.get_status_display()}: {notes}".strip(": "),
+        )
+        # The person who filed it is told it was looked at, not what was decided.
+        notifications.notify(
+            report.filer_id,
+            Notification.Kind.REPORT_HANDLED,
+            about=report.target.get_username(),
         )
 
 

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "accounts",
+    "social",
     "games",
     "moderation",
 ]
@@ -94,6 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "social.context_processors.bell",
             ],
         },
     },

@@ -70,6 +70,9 @@ def test_the_tree_keeps_every_contract() -> None:
         ("moderation/planted.py", "from games.live import consumers\n", "moderation"),
         ("moderation/models.py", "from moderation import actions\n", "moderation.models"),
         ("accounts/models.py", "from accounts import views\n", "accounts.models"),
+        ("social/planted.py", "from games.models import Table\n", "social"),
+        ("accounts/planted.py", "import social.relations\n", "accounts"),
+        ("social/models.py", "from social import relations\n", "social.models"),
     ],
 )
 def test_a_wrong_import_planted_in_the_tree_breaks_a_contract(

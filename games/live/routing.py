@@ -1,5 +1,5 @@
-"""Websocket routes, mounted by taki_site.asgi under the site's auth middleware
-(``games.live.scope.visitor_stack``)."""
+"""Websocket routes (ws/lobby/, ws/tables/<id>/, ws/pool/, ws/site/), mounted by
+taki_site.asgi under the site's auth middleware (``games.live.scope.visitor_stack``)."""
 
 from channels.routing import URLRouter
 from django.urls import URLPattern, path
@@ -7,11 +7,13 @@ from django.urls import URLPattern, path
 from games.live import consumers
 from games.live.pool import PoolConsumer
 from games.live.server import LiveSide
+from games.live.site import SiteConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/pool/", PoolConsumer.as_asgi()),
+    path("ws/site/", SiteConsumer.as_asgi()),
 ]
 
 

@@ -5,11 +5,13 @@ Django looks for them (``games.models.Table`` and the others are imported from h
   replays' snapshots, verifications and rematch invitations;
 - :mod:`~games.models.chat`: chat lines, blocked words, mutes;
 - :mod:`~games.models.ratings`: ratings per mode and their changes;
-- :mod:`~games.models.quickmatch`: quick match's pool entries and the row of its waves.
+- :mod:`~games.models.quickmatch`: quick match's pool entries and the row of its waves;
+- :mod:`~games.models.challenges`: challenges and the people each asks.
 """
 
 from __future__ import annotations
 
+from games.models.challenges import Challenge, ChallengeInvitation
 from games.models.chat import CHAT_MAX_CHARS, BlockedWord, ChatMessage, ChatMute
 from games.models.quickmatch import MatchWave, PoolEntry
 from games.models.ratings import Rating, RatingChange, RatingMode
@@ -40,6 +42,8 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "BlockedWord",
+    "Challenge",
+    "ChallengeInvitation",
     "ChatMessage",
     "ChatMute",
     "Game",

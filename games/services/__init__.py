@@ -19,6 +19,8 @@ Tables and their games:
   forfeited), with its result and the pushes that follow.
 - :mod:`~games.services.abandon`: untimed tables whose people have all gone.
 - :mod:`~games.services.rematch`: "Play again": a finished table's players asked to a new one.
+- :mod:`~games.services.challenges`: challenges: one person asks people they know to a table,
+  which starts once they have accepted.
 
 "Play now":
 
@@ -40,6 +42,7 @@ Reading and telling:
 - :mod:`~games.services.changes`: what a move changed, ``taki-change/1``, as the processes send
   it to each other.
 - :mod:`~games.services.presence`: who has a socket open at a table, counted in the cache.
+- :mod:`~games.services.online`: who has a page of the site open, and their friends told.
 - :mod:`~games.services.errors`: :class:`~games.services.errors.ServiceError`, which every
   refusal raises, and the words of the engine's refusals.
 

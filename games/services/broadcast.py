@@ -38,6 +38,11 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def site_group(user_id: int) -> str:
+    """The group of one person's site sockets: one per page they have open (``ws/site/``)."""
+    return f"site-{user_id}"
+
+
 def pool_group(pool: str) -> str:
     """The group of the pages waiting in one quick-match pool."""
     return f"pool-{pool}"
@@ -158,3 +163,33 @@ def chat_hidden(table_id: int, message_id: int) -> None:
     """After commit, take a hidden chat message off the table's pages."""
     message = {"type": "chat.hidden", "table": table_id, "id": message_id}
     _send_after_commit(group_name(table_id), message)
+
+
+def bell_changed(user_id: int, notification_id: int | None = None) -> None:
+    """After commit, tell the person's pages that their unread count changed: a new
+    notification (``notification_id``), or some were read."""
+    message = {"type": "site.bell", "notification": notification_id}
+    _send_after_commit(site_group(user_id), message)
+
+
+def challenge_changed(challenge_id: int, user_ids: list[int]) -> None:
+    """After commit, tell the pages of the people a challenge involves that it changed (an
+    answer, a cancel, an expiry, a start)."""
+    message = {"type": "challenge.changed", "challenge": challenge_id}
+    for user_id in user_ids:
+        _send_after_commit(site_group(user_id), message)
+
+
+def go_to_table(user_ids: list[int], table_id: int) -> None:
+    """After commit, send the pages of these people to the table their challenge started."""
+    message = {"type": "site.go", "table": table_id}
+    for user_id in user_ids:
+        _send_after_commit(site_group(user_id), message)
+
+
+def friends_presence_changed(user_ids: list[int]) -> None:
+    """After commit, tell these people's pages that a friend came online, went offline or sat
+    down to play: their friends panel is drawn again."""
+    message = {"type": "friends.presence"}
+    for user_id in user_ids:
+        _send_after_commit(site_group(user_id), message)

@@ -31,6 +31,7 @@ from lib.unicode import (
     has_stacked_marks,
     looks_blank,
 )
+from social import relations
 
 User = AbstractBaseUser
 Room = ChatMessage.Room
@@ -189,13 +190,21 @@ def muted_authors(user: User | None) -> set[int]:
     return set(ChatMute.objects.filter(muter_id=user_id).values_list("muted_id", flat=True))
 
 
+def hidden_authors(user: User | None) -> set[int]:
+    """Whose lines ``user`` does not see: those they muted, and those they blocked
+    (``social.relations.block``)."""
+    if signed_in_id(user) is None:
+        return set()
+    return muted_authors(user) | relations.blocked_by(user)
+
+
 def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMessage]:
     """The last ``CHAT_LINES`` visible lines of a room as ``user`` sees them, oldest first."""
     if room not in rooms_for(table_id, user).read:
         return []
     lines = (
         ChatMessage.objects.filter(table_id=table_id, room=room, hidden_at__isnull=True)
-        .exclude(author_id__in=muted_authors(user))
+        .exclude(author_id__in=hidden_authors(user))
         .select_related("author")
         .order_by("-created_at", "-pk")[:CHAT_LINES]
     )
@@ -204,14 +213,14 @@ def recent_messages(table_id: int, user: User | None, room: str) -> list[ChatMes
 
 def lines_since(table_id: int, user: User | None, after_id: int) -> list[ChatMessage]:
     """The visible lines after line ``after_id`` that ``user`` may read at the table (their
-    rooms, not from whom they muted), oldest first, at most ``CHAT_LINES`` of each room: what a
-    socket that was reconnecting missed."""
+    rooms, not from whom they muted or blocked), oldest first, at most ``CHAT_LINES`` of each
+    room: what a socket that was reconnecting missed."""
     rooms = rooms_for(table_id, user).read
     lines = (
         ChatMessage.objects.filter(
             table_id=table_id, room__in=rooms, pk__gt=after_id, hidden_at__isnull=True
         )
-        .exclude(author_id__in=muted_authors(user))
+        .exclude(author_id__in=hidden_authors(user))
         .select_related("author")
         .order_by("pk")[: CHAT_LINES * len(rooms)]
     )
@@ -222,8 +231,8 @@ def readers_of(
     message_id: int, table_id: int, users: Sequence[User | None]
 ) -> tuple[ChatMessage | None, list[bool]]:
     """A new message (None if hidden or gone) and, for each of ``users``, whether they may read
-    it: its room is theirs (``rooms_for``) and they have not muted its author. Three queries for
-    all the sockets of a table, not three for each."""
+    it: its room is theirs (``rooms_for``) and they have neither muted nor blocked its author.
+    Four queries for all the sockets of a table, not four for each."""
     message = (
         ChatMessage.objects.select_related("author")
         .filter(pk=message_id, table_id=table_id, hidden_at__isnull=True)
@@ -242,6 +251,7 @@ def readers_of(
                 "muter_id", flat=True
             )
         )
+        muters |= relations.blockers_among(message.author_id, ids)
     return message, [
         message.room in _rooms(user_id, user_id in players).read and user_id not in muters
         for user_id in user_ids

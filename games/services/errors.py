@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy
 
 from accounts import sanctions
+from social.errors import Refused
 
 # Our words for the engine's error codes (docs/record-format.md); the engine's own messages are
 # English.
@@ -30,7 +31,8 @@ class ServiceError(ValueError):
 
     ``code`` is an engine error code of docs/record-format.md or one of ``stale``, ``not_seated``,
     ``not_started``, ``forbidden``, ``table_full``, ``too_many_games``, ``bad_request``,
-    ``not_found``.
+    ``not_found``, ``guest`` (a guest asked for what needs an account of their own),
+    ``too_many_challenges``, ``playing`` (the person plays at a running table).
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -40,6 +42,11 @@ class ServiceError(ValueError):
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r})"
+
+
+def refused_by_social(refusal: Refused) -> ServiceError:
+    """The social app's refusal (``social.errors.Refused``) as the services say it."""
+    return ServiceError(refusal.code, refusal.message)
 
 
 def refuse_if_sanctioned(user: AbstractBaseUser, kind: str) -> None:

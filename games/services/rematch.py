@@ -1,9 +1,10 @@
 """ "Play again": the players of a finished table are asked to a new one.
 
 The first player to ask opens the rematch: a private table with the same options, its host the
-asker, the bots on their seats again and every other person invited. Each invited person
-accepts (and sits down) or declines; the host starts it as any table, once enough have sat
-(empty seats are dropped at the start). A rematch of a game against bots alone starts at once.
+asker, the bots on their seats again and every other person invited. Each invited person is
+told (``social.notifications``) and accepts (and sits down) or declines; the host starts it as
+any table, once enough have sat (empty seats are dropped at the start). A rematch of a game
+against bots alone starts at once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from django.utils.translation import gettext as _
 from games.models import RematchInvitation, Seat, Table
 from games.services import broadcast, starting, tables
 from games.services.errors import ServiceError
+from social import notifications
+from social.models import Notification
 
 User = get_user_model()
 Answer = RematchInvitation.Answer
@@ -69,6 +72,14 @@ def offer_rematch(table_id: int, user: AbstractBaseUser) -> Table:
         RematchInvitation.objects.bulk_create(
             RematchInvitation(table=new, user_id=user_id) for user_id in invited
         )
+        for user_id in invited:
+            notifications.notify(
+                user_id,
+                Notification.Kind.REMATCH_OFFERED,
+                by=user.get_username(),
+                table=new.pk,
+                url=new.page_url(new.invite_token),
+            )
         broadcast.table_changed(old.pk)
         if not invited:  # against bots alone: nobody to wait for
             starting.start_seated(new, timezone.now())

@@ -19,6 +19,7 @@ from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
 from games.services.moves import replace_by_bot, schedule
 from lib.unicode import has_invisible_characters
+from social import relations
 
 User = AbstractBaseUser
 # The bots a seat may hold: each level, and the older names (the engine plays every one).
@@ -123,13 +124,56 @@ def _open_table(host: User, *, seat_count: int, bot_seats: int, bot_kind: str, *
     return table
 
 
+def open_private_table(
+    host: User,
+    people: list[User],
+    *,
+    name: str,
+    seat_count: int,
+    tournament: bool,
+    turn_seconds: int | None,
+    rated: bool,
+    bot_kind: str = "",
+) -> Table:
+    """A private table for people who agreed to play together (a challenge): ``host`` on seat
+    0, ``people`` on the next seats, and the seats left to bots of ``bot_kind`` (left empty
+    without one). Not in the lobby; the caller starts it (``starting.start_seated``).
+
+    :raises ServiceError: ``bad_request`` for more people than seats or an unknown bot.
+    """
+    if len(people) + 1 > seat_count or not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise ServiceError("bad_request", _("A table has 2 to 10 seats."))
+    if bot_kind and bot_kind not in SEAT_BOTS:
+        raise ServiceError("bad_request", _("There is no such bot."))
+    seated = [host, *people]
+    table = Table.objects.create(
+        host=host,
+        name=name[:60],
+        seat_count=seat_count,
+        tournament=tournament,
+        turn_seconds=turn_seconds,
+        public=False,
+        rated=rated,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            table=table,
+            position=position,
+            user=seated[position] if position < len(seated) else None,
+            bot=bot_kind if position >= len(seated) else "",
+        )
+        for position in range(seat_count)
+    )
+    return table
+
+
 def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
     """Sit ``user`` on the first empty seat of an open table.
 
     A private table is joined by its link only: ``invite`` must be its token.
 
     :raises ServiceError: ``not_found``; ``forbidden`` (the game has started, the user already
-        sits here, a private table without its token); ``table_full``.
+        sits here, a private table without its token, a host who blocked them); ``table_full``.
     """
     check_may_play(user)
     with transaction.atomic():
@@ -142,6 +186,9 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
             raise ServiceError("forbidden", _("This table is private: join it by its link."))
         if table.rated and guests.is_guest(user):
             raise ServiceError("forbidden", _("Only signed-up players play rated games."))
+        if relations.has_blocked(table.host_id, user.pk):
+            # The words of any table that cannot take them: nothing says who blocked whom.
+            raise ServiceError("forbidden", _("This table is not taking you."))
         seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
         if seat is None:
             raise ServiceError("table_full", _("This table is full."))

@@ -1,5 +1,5 @@
-"""A player's page (their statistics, ratings and recent games), the leaderboards, and trying
-the site as a guest."""
+"""A player's page (their statistics, ratings and recent games; following, blocking and
+challenging them), the leaderboards, and trying the site as a guest."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from games.presenters.ratings import (
     leaderboard,
     player_ratings,
 )
-from games.services import stats, tables
+from games.services import online, stats, tables
 from games.services.errors import ServiceError
+from social import relations
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -31,14 +32,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if player.get_username() != username:
         # One address per player: /players/DANA/ leads to /players/dana/.
         return redirect("games:profile", username=player.get_username(), permanent=True)
+    viewer = request.user
     return render(
         request,
         "games/profile.html",
         {
             "player": player,
-            "stats": stats.player_stats(player, viewer=request.user),
+            "stats": stats.player_stats(player, viewer=viewer),
             "games_left": stats.games_left(player),
             "ratings": player_ratings(player),
+            "relation": relations.relation(viewer, player),
+            "may_challenge": viewer.is_authenticated and relations.may_challenge(viewer, player),
+            "online": relations.may_see_online(viewer, player) and online.is_online(player),
         },
     )
 

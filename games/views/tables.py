@@ -32,6 +32,7 @@ from games.presenters import (
 from games.presenters.chat import chat_context
 from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
+from games.presenters.site import home_context
 from games.services import access, chat, rematch, starting, tables
 from games.services.errors import ServiceError
 
@@ -148,6 +149,9 @@ def home(request: HttpRequest) -> HttpResponse:
     context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL, **pools_context())
     if page == 1:
         context["lobby_socket"] = "/ws/lobby/"
+    if request.user.is_authenticated and not guests.is_guest(request.user):
+        # The friends panel and the open challenges, kept live by the page's site socket.
+        context.update(home_context(request.user), site_socket_query="friends=1&challenges=1")
     return render(request, "games/lobby.html", context)
 
 

@@ -226,8 +226,9 @@ def play_one_move(pages: list[Page]) -> None:
 def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
     cluster, new_context, console
 ) -> None:
-    # While nginx finds no process for a reconnecting socket the browser may say so.
-    console.expect(r"WebSocket connection to '\S+/ws/tables/\d+/' failed")
+    # While nginx finds no process for a reconnecting socket (the table's, or the page's site
+    # socket) the browser may say so.
+    console.expect(r"WebSocket connection to '\S+/ws/(tables/\d+|site)/' failed")
     console.expect(r": \[object Event\]$")
     base = cluster.url
     alice = sign_up(new_context(), base, unique_name("alice"))

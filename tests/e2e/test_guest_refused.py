@@ -17,7 +17,7 @@ def test_a_visitor_refused_a_guest_account_is_offered_to_watch_log_in_or_sign_up
     live_server, new_context, settings, console
 ) -> None:
     # pytest-django's live server serves pages, not sockets; and the refusal is a 429.
-    console.expect(r"WebSocket connection to '\S+/ws/(lobby|tables/\d+)/' failed")
+    console.expect(r"WebSocket connection to '\S+/ws/(lobby|tables/\d+|site)/' failed")
     console.expect(r": \[object Event\]$")  # htmx's report of that socket's error
     console.expect(r"/accounts/guest/: Failed to load resource: .* 429")
     cache.clear()

@@ -141,8 +141,9 @@ def test_a_stale_click_from_a_second_tab_and_a_doubled_click_are_refused_and_app
 def test_a_dropped_socket_reconnects_and_the_page_comes_back_as_it_was(
     restartable_site, new_context, console, graceful: bool
 ) -> None:
-    # While the server is down the browser says each try of the socket failed.
-    console.expect(r"WebSocket connection to '\S+/ws/tables/\d+/' failed")
+    # While the server is down the browser says each try of a socket failed: the table's, and
+    # the site's of every signed-in page.
+    console.expect(r"WebSocket connection to '\S+/ws/(tables/\d+|site)/' failed")
     console.expect(r": \[object Event\]$")  # htmx's report of that socket's error
     site = restartable_site
     table_id, alice, bob, _ = two_player_game(site, new_context)
@@ -189,7 +190,7 @@ def test_a_dropped_socket_reconnects_and_the_page_comes_back_as_it_was(
 def test_a_chat_line_posted_while_the_page_was_reconnecting_shows_without_a_reload(
     restartable_site, new_context, console
 ) -> None:
-    console.expect(r"WebSocket connection to '\S+/ws/tables/\d+/' failed")
+    console.expect(r"WebSocket connection to '\S+/ws/(tables/\d+|site)/' failed")
     console.expect(r": \[object Event\]$")  # htmx's report of that socket's error
     site = restartable_site
     table_id, alice, bob, _ = two_player_game(site, new_context)

@@ -101,3 +101,19 @@ def test_an_unknown_kind_of_sanction_is_refused_and_nothing_is_kept(mod, alice, 
 
     assert not Sanction.objects.exists() and not ModerationLog.objects.exists()
     assert Report.objects.get(pk=report.pk).status == "open"
+
+
+@pytest.mark.django_db
+def test_whoever_filed_a_report_is_told_it_was_handled_and_nothing_more(mod, alice, bob) -> None:
+    from social import notifications
+    from social.models import Notification
+
+    report = Report.objects.create(filer=alice, target=bob, category="abusive_chat")
+
+    moderation.handle_report(mod, report, "dismissed", "nothing there")
+
+    told = Notification.objects.get(recipient=alice)
+    assert told.kind == Notification.Kind.REPORT_HANDLED
+    assert notifications.words(told) == "A moderator handled your report about bob."
+    assert "nothing there" not in str(told.data)
+    assert not Notification.objects.filter(recipient=bob).exists()

@@ -49,6 +49,7 @@ class Command(BaseCommand):
                 this.sweep_abandoned()
                 this.match_pools()
                 this.sweep_no_shows()
+                this.sweep_challenges()
                 played += this.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")

@@ -15,6 +15,7 @@ from accounts.models import Sanction
 from games.models import BlockedWord, ChatMessage
 from games.services import chat, tables
 from games.services.errors import ServiceError
+from social import relations
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +181,7 @@ def test_who_may_read_a_new_line_is_worked_out_for_every_socket_at_once(
     chat.mute(alice, bob)
     readers = [alice, bob, carol, AnonymousUser(), None]
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         line, may_read = chat.readers_of(players_line.pk, table.pk, readers)
     assert line == players_line
     assert may_read == [False, True, True, True, True]  # alice muted bob
@@ -326,3 +327,17 @@ def test_the_lines_since_one_are_those_the_reader_may_read(table, alice, bob, ca
         "hi",
         "hello",
     ]
+
+
+def test_a_blocked_person_s_lines_are_gone_for_the_blocker_alone(table, alice, bob) -> None:
+    before = chat.post_message(table.pk, bob, "players", "before the block")
+    relations.block(alice, bob)
+    after = chat.post_message(table.pk, bob, "players", "after the block")
+    own = chat.post_message(table.pk, alice, "players", "mine")
+
+    assert chat.recent_messages(table.pk, alice, "players") == [own]
+    assert chat.lines_since(table.pk, alice, 0) == [own]
+    assert chat.recent_messages(table.pk, bob, "players") == [before, after, own]
+    _message, readers = chat.readers_of(after.pk, table.pk, [alice, bob])
+    assert readers == [False, True]
+    assert chat.muted_authors(alice) == set()  # a block is no mute: "Unmute" does not undo it

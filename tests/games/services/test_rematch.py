@@ -9,6 +9,7 @@ from accounts.models import Sanction
 from games.models import Game, RematchInvitation, Table
 from games.services import moves, rematch, tables
 from games.services.errors import ServiceError
+from social.models import Notification
 
 pytestmark = pytest.mark.django_db
 Answer = RematchInvitation.Answer
@@ -47,6 +48,18 @@ def people(table: Table) -> list[tuple[int, str, str]]:
         (seat.position, seat.user.username if seat.user else "", seat.bot)
         for seat in table.seats.order_by("position")
     ]
+
+
+def test_each_invited_person_is_told_with_the_way_in(finished, alice, bob, carol) -> None:
+    new = rematch.offer_rematch(finished.pk, alice)
+
+    told = Notification.objects.filter(kind=Notification.Kind.REMATCH_OFFERED)
+    assert sorted(row.recipient.username for row in told) == ["bob", "carol"]
+    assert told.first().data == {
+        "by": "alice",
+        "table": new.pk,
+        "url": new.page_url(new.invite_token),
+    }
 
 
 def test_the_first_to_ask_opens_the_rematch_with_the_same_players(finished, alice) -> None:

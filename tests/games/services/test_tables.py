@@ -13,6 +13,7 @@ from games.engine.cards import is_full_deck
 from games.models import BOT_LEVELS, Game, Seat, Table
 from games.services import history, starting, tables
 from games.services.errors import ServiceError
+from social import relations
 from tests.play import unkeyed
 
 pytestmark = pytest.mark.django_db
@@ -88,6 +89,26 @@ def test_it_refuses_a_full_table(bob, carol, make_table) -> None:
 
     assert caught.value.code == "table_full"
     assert not table.seats.filter(user=carol).exists()
+
+
+def test_someone_the_host_blocked_cannot_join_and_is_not_told_why(alice, bob, carol, make_table):
+    table = make_table(seat_count=3)
+    relations.block(alice, bob)
+
+    with pytest.raises(ServiceError) as caught:
+        tables.join_table(table.pk, bob)
+
+    assert caught.value.message == "This table is not taking you."
+    assert "block" not in caught.value.message.lower()
+    assert not table.seats.filter(user=bob).exists()
+    assert tables.join_table(table.pk, carol).position == 1
+
+
+def test_the_blocker_may_still_join_the_table_of_someone_they_blocked(alice, bob, make_table):
+    table = make_table(seat_count=3)
+    relations.block(bob, alice)
+
+    assert tables.join_table(table.pk, bob).position == 1
 
 
 def test_it_refuses_an_unknown_table(bob) -> None:

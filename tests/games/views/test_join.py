@@ -77,3 +77,18 @@ def test_it_sends_htmx_a_redirect_or_the_refusal_in_the_flash(
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#flash"
     assert "This table is full." in response.content.decode()
+
+
+def test_someone_the_host_blocked_is_refused_in_plain_words(
+    client: Client, make_table, alice, bob
+) -> None:
+    from social import relations
+
+    table = make_table(seat_count=3)
+    relations.block(alice, bob)
+    client.force_login(bob)
+
+    page = client.post(url(table), follow=True).content.decode()
+
+    assert "This table is not taking you." in page
+    assert not table.seats.filter(user=bob).exists()

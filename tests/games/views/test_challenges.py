@@ -1,0 +1,157 @@
+"""The challenges' pages: the form, one challenge, the answers, the cancel and the start."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.guests import create_guest
+from games.models import Challenge, Table
+from games.services import challenges
+from social import relations
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page(response) -> str:
+    return response.content.decode()
+
+
+def test_the_form_fills_in_whom_from_the_profile_link(alice) -> None:
+    response = signed_in(alice).get(reverse("games:new_challenge") + "?to=bob")
+
+    assert 'name="players"' in page(response) and 'value="bob"' in page(response)
+
+
+def test_sending_the_form_makes_the_challenge_and_shows_it(alice, bob, carol) -> None:
+    client = signed_in(alice)
+
+    response = client.post(
+        reverse("games:new_challenge"),
+        {
+            "players": "bob, Carol",
+            "seat_count": "4",
+            "mode": "standard",
+            "turn_seconds": "",
+            "rated": "casual",
+            "empty_seats": "easy",
+            "name": "",
+        },
+        follow=True,
+    )
+
+    challenge = Challenge.objects.get()
+    assert response.redirect_chain[-1][0] == reverse("games:challenge", args=[challenge.pk])
+    assert [row.user for row in challenge.invitations.order_by("pk")] == [bob, carol]
+    assert (challenge.seat_count, challenge.bot_kind, challenge.turn_seconds) == (4, "easy", None)
+    text = page(response)
+    assert "Your challenge" in text and "bob: Not answered yet" in text
+    assert "Cancel the challenge" in text and "Start with those who accepted" not in text
+
+
+def test_an_unknown_name_is_refused_beside_the_field(alice) -> None:
+    response = signed_in(alice).post(
+        reverse("games:new_challenge"),
+        {"players": "nobody-here", "seat_count": "2", "mode": "standard", "rated": "casual"},
+    )
+
+    assert "There is no player named nobody-here." in page(response)
+    assert not Challenge.objects.exists()
+
+
+def test_a_refusal_of_the_services_is_said_on_the_form(alice, bob) -> None:
+    relations.block(bob, alice)
+
+    response = signed_in(alice).post(
+        reverse("games:new_challenge"),
+        {"players": "bob", "seat_count": "2", "mode": "standard", "rated": "casual"},
+    )
+
+    assert "bob is not taking challenges from you." in page(response)
+    assert not Challenge.objects.exists()
+
+
+def test_a_guest_is_sent_to_keep_their_account(client) -> None:
+    client.force_login(create_guest())
+
+    response = client.get(reverse("games:new_challenge"))
+
+    assert response.status_code == 302 and response.url == reverse("accounts:claim")
+
+
+def test_only_its_people_see_a_challenge(alice, bob, carol) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+    url = reverse("games:challenge", args=[challenge.pk])
+
+    shown = page(signed_in(bob).get(url))
+
+    assert "From alice" in shown and ">Accept</button>" in shown and ">Decline</button>" in shown
+    assert signed_in(carol).get(url).status_code == 404
+
+
+def test_accepting_a_duel_goes_to_the_started_table(alice, bob) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+
+    response = signed_in(bob).post(
+        reverse("games:challenge_answer", args=[challenge.pk]), {"answer": "accept"}
+    )
+
+    table = Table.objects.get()
+    assert response.url == reverse("games:table", args=[table.pk])
+    assert table.status == Table.Status.PLAYING
+
+
+def test_accepting_a_cancelled_challenge_says_so(alice, bob) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+    challenges.cancel_challenge(challenge.pk, alice)
+
+    response = signed_in(bob).post(
+        reverse("games:challenge_answer", args=[challenge.pk]), {"answer": "accept"}, follow=True
+    )
+
+    text = page(response)
+    assert "This challenge was cancelled." in text
+    assert ">Accept</button>" not in text
+    assert not Table.objects.exists()
+
+
+def test_the_challenger_starts_with_those_who_accepted(alice, bob, carol) -> None:
+    challenge = challenges.create_challenge(alice, [bob, carol], seat_count=3)
+    challenges.accept_challenge(challenge.pk, bob)
+    client = signed_in(alice)
+    assert "Start with those who accepted" in page(
+        client.get(reverse("games:challenge", args=[challenge.pk]))
+    )
+
+    response = client.post(reverse("games:challenge_start", args=[challenge.pk]))
+
+    table = Table.objects.get()
+    assert response.url == reverse("games:table", args=[table.pk])
+    assert sorted(seat.user.username for seat in table.seats.all()) == ["alice", "bob"]
+
+
+def test_the_socket_s_way_to_the_table_is_for_its_players_only(alice, bob, carol) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+    challenges.accept_challenge(challenge.pk, bob)
+    table = Table.objects.get()
+    url = reverse("games:challenge_go", args=[table.pk])
+
+    response = signed_in(bob).get(url, headers={"HX-Request": "true"})
+
+    assert response.headers["HX-Redirect"] == reverse("games:table", args=[table.pk])
+    assert signed_in(carol).get(url).status_code == 404
+
+
+def test_answers_are_posted_only(alice, bob) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+
+    response = signed_in(bob).get(reverse("games:challenge_answer", args=[challenge.pk]))
+
+    assert response.status_code == 405
