@@ -39,6 +39,7 @@ PROCFILE = ROOT / "deploy" / "Procfile"
 SYSTEMD = ROOT / "deploy" / "systemd"
 SITE_TEMPLATE = ROOT / "deploy" / "nginx" / "taki.conf"
 STATIC_ROOT = ROOT / "staticfiles"
+STATIC_PROBE = "/static/css/base.css"  # a stylesheet every page links
 # The value of each @NAME@ of the site template that the cluster fills in.
 TEMPLATE_FIELD = re.compile(r"@([A-Z_]+)@")
 START_TIMEOUT = 30.0
@@ -129,6 +130,16 @@ def command_line(command: str, port: int | None = None) -> list[str]:
     return [sys.executable if words[0] == "python" else words[0], *words[1:]]
 
 
+def publish_static(source: Path, target: Path) -> None:
+    """The collected static files copied to ``target``, which every user may read: nginx's
+    workers run as nobody, who may have no way into the project's folder (a clone in a private
+    folder), as PostgreSQL's user may not."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target)
+    for path in [target, *target.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -192,11 +203,13 @@ class Cluster:
     def __init__(self, folder: Path | None, processes: int, port: int) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        # PostgreSQL runs as the postgres user and nginx as nobody as root: their folders are
-        # in a temporary folder they may reach (the caller's need not be).
+        # PostgreSQL runs as the postgres user and nginx as nobody as root: their folders, and
+        # the static files nginx serves, are in a temporary folder they may reach (the caller's
+        # need not be).
         self.run_folder = Path(tempfile.mkdtemp(prefix="taki-cluster."))
         self.run_folder.chmod(0o755)
         self.services = self.run_folder / "services"
+        self.static = self.run_folder / "static"  # the static files, as nginx's user reads them
         self.folder = folder or self.run_folder  # logs and cluster.json
         self.env: dict[str, str] = {}
         commands = procfile_commands()
@@ -220,6 +233,7 @@ class Cluster:
         ):
             subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=self.env, check=True)
         self.run_jobs()
+        publish_static(STATIC_ROOT, self.static)
         for process in self.web:
             process.start(self.env)
         self.clock.start(self.env)
@@ -227,6 +241,7 @@ class Cluster:
             self._wait_until_healthy(process)
         self._start_nginx()
         self._wait_for(self.nginx, f"{self.url}/healthz")
+        self._check_static()
         self.write_state()
 
     def run_jobs(self) -> None:
@@ -277,7 +292,7 @@ class Cluster:
                 "UPSTREAM_SERVERS": servers.rstrip("\n").lstrip(),
                 "LISTEN": f"127.0.0.1:{self.port}",
                 "SERVER_NAME": "127.0.0.1 localhost",
-                "STATIC_ROOT": str(STATIC_ROOT),
+                "STATIC_ROOT": str(self.static),
             }
         )
         (prefix / "taki.conf").write_text(site)
@@ -293,6 +308,18 @@ class Cluster:
             for path in [prefix, *prefix.rglob("*")]:
                 os.chown(path, nobody.pw_uid, nobody.pw_gid)
         self.nginx.start(self.env)
+
+    def _check_static(self) -> None:
+        """nginx serves the pages' stylesheets and scripts: without them a page has no socket,
+        and nothing live would work."""
+        url = f"{self.url}{STATIC_PROBE}"
+        try:
+            urllib.request.urlopen(url, timeout=5)
+        except OSError as error:
+            raise ClusterError(
+                f"nginx does not serve the static files from {self.static} ({url}: {error}):\n"
+                f"{self.nginx.log.read_text()[-3000:]}"
+            ) from None
 
     def _wait_until_healthy(self, process: Process) -> None:
         self._wait_for(process, f"http://127.0.0.1:{process.port}/healthz")

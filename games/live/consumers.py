@@ -105,6 +105,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     visitor = False  # counted against its address (``visitors``)
 
     async def connect(self) -> None:
+        self.language = language_of(self.scope)  # read once: a socket's headers do not change
         await self.accept()
         self.visitor = await _refuse_visitor_over_limit(self)
         if self.visitor or getattr(user_of(self.scope), "is_authenticated", False):
@@ -127,7 +128,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def lobby_update(self, message: dict[str, Any]) -> None:
         read = database_sync_to_async(presenters.read_lobby)
         view = await lobby_views.get(message.get("key", ""), read)
-        with translation.override(language_of(self.scope)):
+        with translation.override(self.language):
             await self.send(text_data=presenters.lobby_fragment(view, user_of(self.scope)))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from channels.auth import get_user
 from channels.middleware import BaseMiddleware
 from channels.sessions import SessionMiddlewareStack
-from django.conf import settings
+from django.http import HttpRequest
 from django.utils import translation
 
 
@@ -37,15 +37,14 @@ def user_of(scope: dict[str, Any]) -> Any:
 
 
 def language_of(scope: dict[str, Any]) -> str:
-    """The visitor's language: the language cookie, else the Accept-Language header."""
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates += [part.split(";")[0].strip() for part in accept.split(",") if part.strip()]
-    for code in candidates:
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    """The visitor's language, chosen as Django's ``LocaleMiddleware`` chooses a page's: the
+    language cookie, else the Accept-Language header by its weights, else the site's own.
+
+    Django's public ``translation.get_language_from_request`` reads a request's cookies and
+    headers only: it is handed the socket's, in a request of their own."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies", {}))
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

@@ -9,6 +9,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -49,19 +50,28 @@ def _get_finished_game_for_user(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
+# The headers that choose between the replay alone and the whole page.
+REPLAY_STEP_HEADERS = ("HX-Request", "HX-History-Restore-Request")
+
+
 @require_GET
 def finished_game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game and its replay; a replay step asked by htmx is the replay alone."""
+    """A finished game and its replay. A replay step asked by htmx is the replay alone, except
+    when htmx restores a step from the browser's history that it no longer holds (Back past the
+    pages it keeps): that answer takes the place of the whole page, so it is the whole page."""
     game = _get_finished_game_for_user(request, game_id)
     try:
         step = int(request.GET["move"])
     except (KeyError, ValueError):
         step = None
-    if request.htmx and step is not None:
-        return render(request, "games/partials/replay.html", replay_context(game, step))
-    context = finished_game_context(game, step)
-    context["chat_lines"] = chat.recent_messages(game.table_id, None, ChatMessage.Room.PLAYERS)
-    return render(request, "games/finished_game.html", context)
+    if request.htmx and step is not None and not request.htmx.history_restore_request:
+        response = render(request, "games/partials/replay.html", replay_context(game, step))
+    else:
+        context = finished_game_context(game, step)
+        context["chat_lines"] = chat.recent_messages(game.table_id, None, ChatMessage.Room.PLAYERS)
+        response = render(request, "games/finished_game.html", context)
+    patch_vary_headers(response, REPLAY_STEP_HEADERS)
+    return response
 
 
 @require_GET

@@ -1,19 +1,21 @@
 // The language menu of the site header: choosing a language changes it at once. Without
-// JavaScript the form's button does it.
+// JavaScript the form's button does it. The page listens for the menu rather than holding it:
+// htmx puts a page back from the browser's history in place of the body, header and all.
 (function () {
   "use strict";
-  function ready() {
-    var form = document.querySelector(".language-form");
-    if (!form) return;
-    var button = form.querySelector(".language-form__button");
+  function hideButton() {
+    var button = document.querySelector(".language-form .language-form__button");
     if (button) button.classList.add("visually-hidden");
-    var select = form.querySelector("select");
-    if (!select) return;
-    select.addEventListener("change", function () {
-      if (form.requestSubmit) form.requestSubmit();
-      else form.submit();
-    });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
-  else ready();
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select || select.tagName !== "SELECT") return;
+    var form = select.closest(".language-form");
+    if (!form) return;
+    if (form.requestSubmit) form.requestSubmit();
+    else form.submit();
+  });
+  document.addEventListener("htmx:historyRestore", hideButton);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", hideButton);
+  else hideButton();
 })();

@@ -1,7 +1,11 @@
 // A finished game's replay: the arrow keys step, Home and End go to the start and the end.
 // Each key clicks the replay's own link, which htmx turns into a fragment request.
+// htmx runs this script again each time it puts the page back from the browser's history: the
+// keys are listened for once.
 (function () {
   "use strict";
+  if (window.takiReplayKeys) return;
+  window.takiReplayKeys = true;
   var KEYS = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
   document.addEventListener("keydown", function (event) {
     var step = KEYS[event.key];

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.pages import (
     HAND_CARDS,
@@ -76,6 +77,24 @@ RECORD_SOCKET = """() => {
   document.body.addEventListener("htmx:wsClose",
     (event) => { window.__e2eSocket.closed.push(event.detail.event.code); });
 }"""
+
+
+# Every page counts the times its socket opened, from its first script on.
+COUNT_SOCKETS = """document.addEventListener("htmx:wsOpen", () => {
+  window.__e2eSocketsOpened = (window.__e2eSocketsOpened || 0) + 1;
+});"""
+
+
+def wait_for_socket(page: Page, what: str) -> None:
+    """Wait until ``page``'s socket has opened: nothing is pushed to a page before."""
+    try:
+        page.wait_for_function("() => window.__e2eSocketsOpened >= 1", timeout=TIMEOUT, polling=100)
+    except PlaywrightTimeoutError:
+        scripts = page.evaluate("() => typeof window.htmx === 'undefined'")
+        why = "htmx is not loaded: are the static files served?" if scripts else "htmx is loaded"
+        raise AssertionError(
+            f"{what}: its socket did not open within {TIMEOUT / 1000:.0f} s ({why})"
+        ) from None
 
 
 def _missing() -> list[str]:
@@ -231,8 +250,11 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
     console.expect(r"WebSocket connection to '\S+/ws/(tables/\d+|site)/' failed")
     console.expect(r": \[object Event\]$")
     base = cluster.url
-    alice = sign_up(new_context(), base, unique_name("alice"))
-    bob = sign_up(new_context(), base, unique_name("bob"))
+    contexts = [new_context(), new_context()]
+    for context in contexts:
+        context.add_init_script(COUNT_SOCKETS)
+    alice = sign_up(contexts[0], base, unique_name("alice"))
+    bob = sign_up(contexts[1], base, unique_name("bob"))
 
     # The pages that are not a table's spread over the processes, round-robin: alice's and
     # bob's lobbies come from different ones. Between two of bob's lobbies nginx passes on
@@ -250,6 +272,8 @@ def test_a_game_through_the_proxy_survives_a_restart_of_its_table_s_process(
     # Every page of a table comes from the one process its sockets go to.
     table_id = open_table(alice, base, f"Cluster {unique_name('t')}")
     take_seat(bob, base, table_id)
+    # "Start the game" comes to the host's page over its socket, once bob sits down.
+    wait_for_socket(alice, "the host's table page")
     start_game(alice, bob)
     rig(cluster, table_id)
     holders = {served_by(page, f"{base}/tables/{table_id}/") for page in (alice, bob)}

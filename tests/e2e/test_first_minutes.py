@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import PHONE
 from tests.e2e.pages import (
+    EVENTS,
     HAND,
     HAND_CARDS,
     TIMEOUT,
@@ -26,7 +27,10 @@ from tests.e2e.pages import (
     sign_up,
     take_seat,
     unique_name,
+    version,
+    wait_for_version,
 )
+from tests.e2e.rig import rig
 from tests.e2e.test_table_feel import BOTS_TIMEOUT, MY_TURN, RUN_TO_ONE, bot_game, play_card
 
 pytestmark = pytest.mark.e2e
@@ -236,3 +240,124 @@ def test_on_a_phone_a_seat_shows_its_whole_turn_clock(site_server, make_context,
         )
         assert box["x"] + box["width"] <= seat_box["x"] + seat_box["width"]
     expect(seat).to_contain_text("s left")
+
+
+PHONES = {"390x844": PHONE, "360x740": {"width": 360, "height": 740}}
+DRAW = f"{HAND} form:has(input[name=type][value=draw]) button"
+
+# Hands that bring the player's turn into the states that take the most room, seat 0 the player
+# and first to play; the bots (seats 1 to 3) hold nothing they can play on the pile at first,
+# so the log fills with their moves. Four Change Color, each with its colours to choose from,
+# and a hand that grows as the player draws.
+TALL_HAND = [
+    ["change-color", "change-color", "change-color", "change-color", "green:1", "green:3",
+     "king", "super-taki"],
+    ["red:1", "red:3", "red:4", "red:6", "red:7", "red:8", "red:9", "yellow:1"],
+    ["yellow:3", "yellow:4", "yellow:6", "yellow:7", "yellow:8", "yellow:9", "blue:1", "blue:3"],
+    ["blue:4", "blue:6", "blue:7", "blue:8", "blue:9", "red:1", "yellow:1", "blue:1"],
+]  # fmt: skip
+# Seat 3 can play nothing but its +3: the player answers it, with a Breaker in hand.
+PLUS3_TO_ANSWER = [
+    ["breaker", "green:1", "green:3", "green:4", "red:taki", "blue:taki", "yellow:5",
+     "change-color"],
+    TALL_HAND[1],
+    TALL_HAND[2],
+    ["plus3", "blue:4", "blue:6", "blue:7", "blue:8", "blue:9", "red:3", "yellow:3"],
+]  # fmt: skip
+# A red TAKI run the player plays down to two cards, a line of the log each: "Last card!" is
+# offered.
+RED_RUN = [
+    ["red:taki", "red:1", "red:3", "red:4", "red:5", "red:6", "red:7", "blue:taki"],
+    ["yellow:1", "yellow:3", "yellow:4", "yellow:6", "yellow:7", "yellow:8", "blue:1", "blue:3"],
+    ["green:1", "green:3", "green:4", "green:6", "green:7", "green:8", "blue:4", "blue:6"],
+    ["yellow:1", "yellow:3", "green:1", "green:3", "blue:7", "blue:8", "yellow:4", "green:4"],
+]  # fmt: skip
+
+
+def assert_turn_reachable(page: Page, artifacts, name: str) -> None:
+    """On the player's turn, the page at its top: the hand's first row, right below its
+    heading, the pile and every button of the turn ("Draw a card" among them when drawing is
+    allowed) lie within the window.
+
+    Playwright may scroll a page a few pixels to click a card when it tries the click again
+    (the page with its chat below is taller than a phone's window): a player's tap does not.
+    """
+    wait_for_my_turn(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / f"e2e-first-phone-{name}.png"))
+    heading = box_in_view(page, f"{HAND} h2")
+    first_row = box_in_view(page, HAND_CARDS)
+    band = first_row["y"] - (heading["y"] + heading["height"])
+    assert band < 16, f"{band:.0f} px between the hand's heading and its cards"
+    box_in_view(page, ".board__piles")
+    buttons = page.locator(f"{HAND} .controls button")
+    assert buttons.count() >= 1, "no button on the player's turn"
+    for index in range(buttons.count()):
+        box_in_view(page, f"{HAND} .controls form:nth-child({index + 1}) button")
+
+
+def guest_first_table(site, make_context, viewport, hands: list[list[str]], leading: str) -> Page:
+    """A guest's first table, "Try a game against bots", dealt ``hands`` before its page is
+    first drawn: the message that the visitor plays as a guest is over it, as on a newcomer's
+    first screen (a message is shown once, so the page is not loaded again to deal)."""
+    for _attempt in range(5):
+        page = make_context(viewport, phone=True).new_page()
+        page.goto(site.url + "/")
+        token = page.locator("form[action='/accounts/guest/'] input[name=csrfmiddlewaretoken]")
+        answer = page.request.post(
+            site.url + "/accounts/guest/",
+            form={"csrfmiddlewaretoken": token.input_value()},
+            headers={"Referer": site.url + "/"},
+            max_redirects=0,
+        )
+        table = re.fullmatch(r"/tables/(\d+)/", answer.headers.get("location", ""))
+        assert answer.status == 302 and table, f"no table for the guest: {answer.status}"
+        if rig(site, int(table.group(1)), hands, leading, first=0):
+            page.goto(site.url + table.group(0))
+            return page
+        page.context.close()
+    raise AssertionError("a bot always moved before the deal could be chosen")
+
+
+def draw_and_wait_for_my_turn(page: Page) -> None:
+    moves = version(page)
+    page.locator(DRAW).click()
+    wait_for_version(page, moves + 1)
+    wait_for_my_turn(page)
+
+
+@pytest.mark.parametrize("size", PHONES)
+def test_on_a_phone_the_hand_the_pile_and_the_buttons_are_in_view_on_every_turn(
+    site_server, make_context, artifacts, size
+) -> None:
+    base = site_server.url
+    page = guest_first_table(site_server, make_context, PHONES[size], TALL_HAND, "green:5")
+    expect(page.locator(".messages li").filter(has_text="a guest")).to_be_visible()
+    assert_turn_reachable(page, artifacts, f"{size}-change-colors")
+    for turn in range(4):
+        draw_and_wait_for_my_turn(page)
+        assert page.locator(EVENTS).count() >= 4
+        assert_turn_reachable(page, artifacts, f"{size}-drawn-{turn + 1}")
+    assert page.locator(HAND_CARDS).count() >= 12
+    leave_the_game(page, base)
+
+    bot_game(site_server, page, PLUS3_TO_ANSWER, leading="green:5")
+    draw_and_wait_for_my_turn(page)
+    expect(page.get_by_role("button", name="Break the +3")).to_be_visible()
+    assert page.locator(EVENTS).count() >= 4
+    assert_turn_reachable(page, artifacts, f"{size}-plus3")
+    leave_the_game(page, base)
+
+    bot_game(site_server, page, RED_RUN, leading="red:9")
+    play_card(page, "red:taki")
+    expect(page.get_by_role("button", name="Pass (leave the run open)")).to_be_visible()
+    assert_turn_reachable(page, artifacts, f"{size}-taki-run")
+    play_card(page, "red:1")
+    expect(page.get_by_role("button", name="Close the TAKI run")).to_be_visible()
+    assert_turn_reachable(page, artifacts, f"{size}-taki-run-to-close")
+    for code in ["red:3", "red:4", "red:5", "red:6"]:
+        play_card(page, code)
+    expect(page.locator("#say-last-card")).to_be_attached()
+    assert page.locator(EVENTS).count() >= 6
+    assert_turn_reachable(page, artifacts, f"{size}-last-card")
+    box_in_view(page, "#last-card-hint")

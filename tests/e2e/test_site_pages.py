@@ -218,3 +218,53 @@ def test_the_replay_steps_with_the_keyboard_without_loading_the_page(
         page.locator("#site-language").select_option("es")
     expect(page.locator("#replay h2")).to_have_text("Repetición")
     context.close()
+
+
+STEPS = 15  # past the ten pages htmx keeps in its history
+
+
+def test_back_through_the_replay_s_steps_shows_the_whole_page_every_time(
+    site_server, browser, site_pages, artifacts
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, storage_state=site_pages["state"]
+    )
+    page = context.new_page()
+    page.goto(f"{site_server.url}/games/{site_pages['finished']}/?move=0")
+    page.evaluate("() => { window.notReloaded = true; }")
+    step = page.locator("#replay .stepper [aria-live]")
+    total = int(re.search(r"of (\d+)", step.inner_text()).group(1))
+    assert total > STEPS
+    for number in range(1, STEPS + 1):
+        page.locator('#replay [data-step="next"]').click()
+        expect(step).to_contain_text(f"After move {number} of")
+
+    for number in range(STEPS - 1, -1, -1):
+        page.go_back()
+        expect(page).to_have_url(re.compile(rf"\?move={number}$"))
+        expect(step).to_contain_text(f"After move {number} of {total}")
+        expect(page.locator("header.site-header")).to_have_count(1)
+        expect(page.locator("main.site-main h1")).to_be_visible()
+        expect(page.get_by_role("heading", name="Players' chat")).to_be_visible()
+        expect(page.locator("main.site-main ol.moves li")).to_have_count(total)
+        assert page.locator("#replay").count() == 1
+    assert page.evaluate("() => window.notReloaded") is True
+    screenshot(page, artifacts, "replay-back-to-0")
+
+    # The page's scripts work as before: a key steps once (one request), the header's menu
+    # opens, choosing a language changes it.
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.keyboard.press("ArrowRight")
+    expect(step).to_contain_text(f"After move 1 of {total}")
+    page.wait_for_load_state("networkidle")
+    assert [url for url in asked if "move=" in url] == [page.url]
+    menu = page.locator("header .menu-button")
+    expect(menu).to_be_visible()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#site-nav").get_by_role("link", name="Leaderboards")).to_be_visible()
+    with page.expect_navigation(timeout=TIMEOUT):
+        page.locator("#site-language").select_option("es")
+    expect(page.locator("#replay h2")).to_have_text("Repetición")
+    context.close()

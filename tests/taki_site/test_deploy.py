@@ -12,8 +12,13 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
@@ -266,3 +271,79 @@ def test_the_jobs_as_the_units_run_them_clear_what_they_are_for(client) -> None:
 
     assert list(get_user_model().objects.values_list("pk", flat=True)) == [fresh.pk]
     assert not Session.objects.exists()
+
+
+def private_static_files(folder: Path) -> Path:
+    """Collected static files in a folder only its owner may enter, as in a clone made in a
+    private folder: the stylesheet the cluster's check asks nginx for, readable by its owner."""
+    source = folder / "clone" / "staticfiles"
+    (source / "css").mkdir(parents=True)
+    (source / "css" / "base.css").write_text("body { margin: 0; }\n")
+    (source / "css" / "base.css").chmod(0o600)
+    (folder / "clone").chmod(0o700)
+    return source
+
+
+def test_the_cluster_s_static_files_are_copied_where_every_user_may_read_them(tmp_path) -> None:
+    source = private_static_files(tmp_path)
+    target = tmp_path / "run" / "static"
+    target.parent.mkdir()
+
+    launcher().publish_static(source, target)
+
+    copied = target / "css" / "base.css"
+    assert copied.read_text() == "body { margin: 0; }\n"
+    assert copied.stat().st_mode & 0o777 == 0o644
+    assert {path.stat().st_mode & 0o777 for path in (target, target / "css")} == {0o755}
+
+
+def answering(url: str, seconds: float = 10) -> None:
+    """Wait until a server answers at ``url``, whatever it answers."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            assert time.monotonic() < deadline, f"nothing answers at {url}"
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def nginx_cluster(tmp_path) -> Iterator[ModuleType]:
+    """The launcher's Cluster of one web process, nothing of it started; its nginx stopped and
+    its folder removed at the end."""
+    if not Path(shutil.which("nginx") or "/usr/sbin/nginx").exists():
+        pytest.skip("nginx is not installed")
+    module = launcher()
+    cluster = module.Cluster(tmp_path / "logs", 1, module.free_port())
+    cluster.folder.mkdir()
+    yield cluster
+    cluster.nginx.signal(signal.SIGQUIT)
+    cluster.nginx.wait(10)
+    shutil.rmtree(cluster.run_folder, ignore_errors=True)
+
+
+def test_the_cluster_s_nginx_serves_the_static_files_of_a_private_clone(
+    tmp_path, nginx_cluster
+) -> None:
+    launcher().publish_static(private_static_files(tmp_path), nginx_cluster.static)
+    nginx_cluster._start_nginx()
+    answering(nginx_cluster.url + "/healthz")
+
+    nginx_cluster._check_static()  # does not raise
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="nginx's workers are another user as root only")
+def test_the_cluster_says_so_when_nginx_cannot_read_its_static_files(
+    tmp_path, nginx_cluster
+) -> None:
+    launcher().publish_static(private_static_files(tmp_path), nginx_cluster.static)
+    nginx_cluster.static.chmod(0o700)  # nobody, nginx's workers' user, may not enter
+    nginx_cluster._start_nginx()
+    answering(nginx_cluster.url + "/healthz")
+
+    with pytest.raises(launcher().ClusterError, match="nginx does not serve the static files"):
+        nginx_cluster._check_static()

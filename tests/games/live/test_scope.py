@@ -61,3 +61,46 @@ def test_the_language_cookie_comes_before_the_accept_language_header() -> None:
 def test_a_language_the_site_does_not_speak_falls_back_to_english() -> None:
     assert language_of({"headers": [(b"accept-language", b"fr, de")]}) == "en"
     assert language_of({}) == "en"
+
+
+def scope_with(accept: str, cookie: str | None = None) -> dict[str, Any]:
+    scope: dict[str, Any] = {"headers": [(b"accept-language", accept.encode())]}
+    if cookie is not None:
+        scope["cookies"] = {"django_language": cookie}
+    return scope
+
+
+def test_the_accept_language_header_is_read_by_its_weights() -> None:
+    assert language_of(scope_with("eo;q=0.1, es;q=0.9")) == "es"
+    assert language_of(scope_with("fr, id;q=0.2, eo;q=0.5")) == "eo"
+    assert language_of(scope_with("es-MX;q=0.8, en-GB;q=0.9")) == "en"
+
+
+def test_the_language_chosen_on_the_site_still_wins_over_the_header() -> None:
+    assert language_of(scope_with("eo;q=0.1, es;q=0.9", cookie="id")) == "id"
+    # A cookie of no language the site speaks is passed over.
+    assert language_of(scope_with("eo;q=0.1, es;q=0.9", cookie="xx")) == "es"
+
+
+@pytest.mark.parametrize(
+    ("accept", "cookie"),
+    [
+        ("eo;q=0.1, es;q=0.9", None),
+        ("*;q=0.5, id", None),
+        ("es;q=0, eo", None),
+        ("fr-CA, fr;q=0.9, es-AR;q=0.8", None),
+        ("eo;q=0.1, es;q=0.9", "eo"),
+        ("garbage;;q=x, es", None),
+    ],
+)
+@pytest.mark.django_db
+def test_a_socket_speaks_the_language_its_page_was_drawn_in(
+    accept: str, cookie: str | None
+) -> None:
+    client = Client(headers={"accept-language": accept})
+    if cookie is not None:
+        client.cookies["django_language"] = cookie
+
+    page = client.get("/rules/")
+
+    assert language_of(scope_with(accept, cookie)) == page["Content-Language"]

@@ -86,3 +86,40 @@ def test_its_last_board_says_who_won_and_an_earlier_one_whose_turn_it_was(
     assert "Turn: <strong>" not in last
     assert f'<span class="replay__winner"><strong>{winner} won.</strong></span>' in last
     assert "Turn: <strong>" in first and "replay__winner" not in first
+
+
+def test_a_replay_step_asked_by_htmx_is_the_replay_alone(client: Client, finished) -> None:
+    url = reverse("games:finished_game", args=[finished.pk]) + "?move=3"
+
+    response = client.get(url, headers={"HX-Request": "true"})
+
+    page = response.content.decode()
+    assert page.lstrip().startswith('<section id="replay"')
+    assert "After move 3 of" in page
+    assert "site-header" not in page and "Players' chat" not in page
+
+
+def test_a_replay_step_restored_from_the_history_is_the_whole_page(
+    client: Client, finished
+) -> None:
+    # Past the ten pages htmx keeps, Back asks the server again, and htmx puts the answer in
+    # place of the page's whole body.
+    url = reverse("games:finished_game", args=[finished.pk]) + "?move=3"
+    headers = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+
+    page = client.get(url, headers=headers).content.decode()
+
+    assert page.lstrip().startswith("<!DOCTYPE html>")
+    assert '<header class="site-header">' in page
+    assert "After move 3 of" in page
+    assert "Players' chat" in page and '<ol class="moves">' in page
+
+
+def test_a_finished_game_s_answers_vary_with_the_htmx_headers(client: Client, finished) -> None:
+    url = reverse("games:finished_game", args=[finished.pk]) + "?move=3"
+    restore = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+
+    for headers in ({}, {"HX-Request": "true"}, restore):
+        vary = client.get(url, headers=headers)["Vary"]
+        named = {name.strip().lower() for name in vary.split(",")}
+        assert {"hx-request", "hx-history-restore-request"} <= named, vary
