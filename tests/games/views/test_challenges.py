@@ -206,6 +206,26 @@ def test_the_answers_pushed_to_an_asked_page_are_accepted(alice, bob) -> None:
     assert challenge.invitations.get().answer == "declined"
 
 
+def test_one_who_declined_is_told_so_and_offered_no_table_they_may_not_see(
+    alice, bob, carol
+) -> None:
+    challenge = challenges.create_challenge(alice, [bob, carol], seat_count=3)
+    challenges.accept_challenge(challenge.pk, bob)
+    challenges.decline_challenge(challenge.pk, carol)
+    table = challenges.start_challenge(challenge.pk, alice)
+    table_url = reverse("games:table", args=[table.pk])
+    client = signed_in(carol)
+
+    text = page(client.get(reverse("games:challenge", args=[challenge.pk])))
+
+    assert "You declined." in text and "carol: Declined" in text
+    assert table_url not in text
+    assert client.get(table_url).status_code == 403  # a private table of others
+    for player in (alice, bob):
+        shown = page(signed_in(player).get(reverse("games:challenge", args=[challenge.pk])))
+        assert table_url in shown and "You declined." not in shown
+
+
 def test_the_socket_s_way_to_the_table_is_for_its_players_only(alice, bob, carol) -> None:
     challenge = challenges.create_challenge(alice, [bob], seat_count=2)
     challenges.accept_challenge(challenge.pk, bob)
