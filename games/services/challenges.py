@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import MAX_SEATS, MIN_SEATS, Challenge, ChallengeInvitation, Table
-from games.services import broadcast, starting, tables
+from games.services import access, broadcast, starting, tables
 from games.services.errors import ServiceError, refused_by_social
 from lib.sqlite.retry import retried_while_locked
 from social import notifications, relations
@@ -419,6 +419,7 @@ class ChallengeView:
     my_answer: str  # the viewer's answer, if asked ("" for the challenger)
     is_open: bool
     may_start: bool  # the challenger may start it now with those who accepted
+    may_see_table: bool  # it started at a table the viewer may see (``access.may_watch``)
 
     @property
     def status_label(self) -> str:
@@ -458,6 +459,7 @@ def _view(challenge: Challenge, invitations, viewer: User, now: datetime) -> Cha
         my_answer="" if own is None else own.answer,
         is_open=is_open,
         may_start=mine and is_open and any(row.answer == Answer.ACCEPTED for row in invitations),
+        may_see_table=challenge.table is not None and access.may_watch(challenge.table, viewer),
     )
 
 

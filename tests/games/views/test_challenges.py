@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.guests import create_guest
 from games.models import Challenge, Table
+from games.presenters import site as fragments
 from games.services import challenges
 from social import relations
 
@@ -135,6 +139,91 @@ def test_the_challenger_starts_with_those_who_accepted(alice, bob, carol) -> Non
     table = Table.objects.get()
     assert response.url == reverse("games:table", args=[table.pk])
     assert sorted(seat.user.username for seat in table.seats.all()) == ["alice", "bob"]
+
+
+class _Forms(HTMLParser):
+    """The forms of a piece of HTML: each one's attributes and its inputs' names and values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[tuple[dict[str, str], dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "form":
+            self.forms.append((dict(attrs), {}))
+        elif tag == "input" and self.forms:
+            fields = dict(attrs)
+            self.forms[-1][1][fields.get("name") or ""] = fields.get("value") or ""
+
+
+def submit_as_the_browser_does(client: Client, page_html: str, form_html: str, button: str):
+    """Send the form around ``button`` in ``form_html`` (swapped into the page ``page_html``)
+    as the browser would: htmx posts an ``hx-post`` form with the page's CSRF header
+    (base.html's ``hx-headers``); any other form is posted with its own fields."""
+    index = form_html.index(button)
+    parser = _Forms()
+    parser.feed(form_html[: form_html.index("</form>", index) + len("</form>")])
+    attrs, fields = parser.forms[-1]
+    if "hx-post" in attrs:
+        token = re.search(r'"X-CSRFToken": "([^"]+)"', page_html).group(1)
+        headers = {"HX-Request": "true", "X-CSRFToken": token}
+        return client.post(attrs["hx-post"], fields, headers=headers)
+    return client.post(attrs["action"], fields)
+
+
+def test_the_start_pushed_to_the_challenger_s_page_is_accepted(alice, bob, carol) -> None:
+    """The socket draws the challenge without a request (no token of its own in its forms):
+    the Start it pushes once someone accepts still starts the table."""
+    challenge = challenges.create_challenge(alice, [bob, carol], seat_count=3)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    page_html = page(client.get(reverse("games:challenge", args=[challenge.pk])))
+    challenges.accept_challenge(challenge.pk, bob)
+
+    pushed = fragments.challenge_fragment(challenge.pk, alice)
+    response = submit_as_the_browser_does(
+        client, page_html, pushed, "Start with those who accepted"
+    )
+
+    assert response.status_code != 403
+    table = Table.objects.get()
+    assert sorted(seat.user.username for seat in table.seats.filter(user__isnull=False)) == [
+        "alice",
+        "bob",
+    ]
+
+
+def test_the_answers_pushed_to_an_asked_page_are_accepted(alice, bob) -> None:
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bob)
+    page_html = page(client.get(reverse("games:challenge", args=[challenge.pk])))
+
+    pushed = fragments.challenge_fragment(challenge.pk, bob)
+    response = submit_as_the_browser_does(client, page_html, pushed, ">Decline<")
+
+    assert response.status_code != 403
+    assert challenge.invitations.get().answer == "declined"
+
+
+def test_one_who_declined_is_told_so_and_offered_no_table_they_may_not_see(
+    alice, bob, carol
+) -> None:
+    challenge = challenges.create_challenge(alice, [bob, carol], seat_count=3)
+    challenges.accept_challenge(challenge.pk, bob)
+    challenges.decline_challenge(challenge.pk, carol)
+    table = challenges.start_challenge(challenge.pk, alice)
+    table_url = reverse("games:table", args=[table.pk])
+    client = signed_in(carol)
+
+    text = page(client.get(reverse("games:challenge", args=[challenge.pk])))
+
+    assert "You declined." in text and "carol: Declined" in text
+    assert table_url not in text
+    assert client.get(table_url).status_code == 403  # a private table of others
+    for player in (alice, bob):
+        shown = page(signed_in(player).get(reverse("games:challenge", args=[challenge.pk])))
+        assert table_url in shown and "You declined." not in shown
 
 
 def test_the_socket_s_way_to_the_table_is_for_its_players_only(alice, bob, carol) -> None:
