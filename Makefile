@@ -55,7 +55,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood system-deps messages clean
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood bench-social system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -68,6 +68,7 @@ help:
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
+	@echo "make bench-social the site socket: idle memory, presence CPU, the bell across processes (ARGS='--sockets 1000')"
 	@echo "make lock    pin the newest dependencies pyproject.toml allows (then make test)"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check, ruff format --check, the import rules (lint-imports), stylelint"
@@ -242,6 +243,14 @@ bench-flood: $(VENV)/.stamp-test
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(TOOLS) $(BIN)/python manage.py bench_flood $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+
+# The site socket of every signed-in page, on a throwaway SQLite database and REDIS_URL's Redis
+# (else one of its own): memory per idle socket and CPU per presence change on one Daphne, then a
+# follow on one process timed to the bell on another.
+bench-social: $(VENV)/.stamp-test
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(TOOLS) $(BIN)/python manage.py bench_social $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules
