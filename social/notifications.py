@@ -100,6 +100,21 @@ def mark_read(
     return marked
 
 
+def mark_read_about(user: AbstractBaseUser | int, kind: str, **data: Any) -> int:
+    """Mark read ``user``'s unread notifications of ``kind`` whose data hold ``data`` (a
+    challenge's, once they answered it); how many. Their pages' bells are told after commit."""
+    user_id = user if isinstance(user, int) else user.pk
+    rows = Notification.objects.filter(recipient_id=user_id, kind=kind, read_at__isnull=True)
+    for key, value in data.items():
+        rows = rows.filter(**{f"data__{key}": value})
+    marked = rows.update(read_at=timezone.now())
+    if marked:
+        transaction.on_commit(
+            lambda: notifications_read.send(sender=Notification, user_id=user_id), robust=True
+        )
+    return marked
+
+
 def forget_old(now: datetime | None = None) -> int:
     """Delete the notifications older than ``KEPT_FOR``; how many."""
     cutoff = (now or timezone.now()) - KEPT_FOR

@@ -564,6 +564,10 @@ def _answer(invitation: ChallengeInvitation, answer: str, now: datetime) -> None
     invitation.answer = answer
     invitation.answered_at = now
     invitation.save(update_fields=["answer", "answered_at"])
+    # Answered, the challenge they were told of is no longer news.
+    notifications.mark_read_about(
+        invitation.user_id, Kind.CHALLENGE_RECEIVED, challenge=invitation.challenge_id
+    )
 
 
 def _tell_challenger(challenge: Challenge, user: User, kind: str) -> None:

@@ -270,6 +270,29 @@ def test_a_decline_closes_a_duel_and_tells_the_challenger(alice, bob) -> None:
     )
 
 
+def unread_challenges(user) -> list[int]:
+    """The challenges ``user``'s unread "challenges you" notifications are about."""
+    return [
+        data["challenge"]
+        for data in Notification.objects.filter(
+            recipient=user, kind=Kind.CHALLENGE_RECEIVED, read_at__isnull=True
+        ).values_list("data", flat=True)
+    ]
+
+
+@pytest.mark.parametrize("answer", ["accept_challenge", "decline_challenge"])
+def test_answering_a_challenge_marks_its_notification_read_and_no_other(
+    alice, bob, carol, answer
+) -> None:
+    answered = challenges.create_challenge(alice, [bob], seat_count=3)
+    waiting = challenges.create_challenge(carol, [bob], seat_count=3)
+    assert sorted(unread_challenges(bob)) == sorted([answered.pk, waiting.pk])
+
+    getattr(challenges, answer)(answered.pk, bob)
+
+    assert unread_challenges(bob) == [waiting.pk]
+
+
 def test_accepting_after_the_challenger_cancelled_is_refused(alice, bob, carol) -> None:
     challenge = challenges.create_challenge(alice, [bob, carol], seat_count=3)
     challenges.decline_challenge(challenge.pk, carol)
