@@ -1,0 +1,35 @@
+"""The home page's signs that people play, for a visitor and a signed-in person alike: how many
+people are online, the games being played that anyone may watch (the newest few, with their
+seats' names and nothing of their cards), and the top of each leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import RatingMode
+from games.presenters import listings
+from games.presenters.ratings import leaderboard
+from games.services import online
+
+# The newest games being played the home page lists (the watch page lists them all).
+PLAYING_SHOWN = 5
+# The places of each leaderboard the home page shows.
+LEADERS_SHOWN = 5
+# The visitor's look at TAKI: a few of the deck's faces (R2).
+SAMPLE_CARDS = ("red:7", "blue:plus2", "green:taki", "yellow:stop", "change-color")
+
+
+def front_context() -> dict[str, Any]:
+    """What the home page shows of the site's life, in a bounded number of queries: the count
+    of the games being played, the newest few with their seats, a query per leaderboard."""
+    watchable = listings.watchable_games()
+    playing = [listings.ListedGame(table) for table in watchable[:PLAYING_SHOWN]]
+    return {
+        "people_online": online.people_online(),
+        "games_playing": len(playing) if len(playing) < PLAYING_SHOWN else watchable.count(),
+        "playing_now": playing,
+        "leaders": [
+            (mode, str(name), leaderboard(mode, LEADERS_SHOWN)) for mode, name in RatingMode.choices
+        ],
+        "sample_cards": SAMPLE_CARDS,
+    }
