@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
+
 from games.models import RatingMode
 from games.presenters import listings
 from games.presenters.ratings import leaderboard
@@ -19,13 +21,14 @@ LEADERS_SHOWN = 5
 SAMPLE_CARDS = ("red:7", "blue:plus2", "green:taki", "yellow:stop", "change-color")
 
 
-def front_context() -> dict[str, Any]:
-    """What the home page shows of the site's life, in a bounded number of queries: the count
-    of the games being played, the newest few with their seats, a query per leaderboard."""
+def front_context(viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
+    """What the home page shows ``viewer`` of the site's life, in a bounded number of queries:
+    the count of the games being played, the newest few with their seats, a query per
+    leaderboard."""
     watchable = listings.watchable_games()
     playing = [listings.ListedGame(table) for table in watchable[:PLAYING_SHOWN]]
     return {
-        "people_online": online.people_online(),
+        "people_online": online.people_online(viewer),
         "games_playing": len(playing) if len(playing) < PLAYING_SHOWN else watchable.count(),
         "playing_now": playing,
         "leaders": [

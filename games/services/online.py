@@ -117,11 +117,16 @@ def process_people(process: str, user_ids: Iterable[int]) -> None:
     cache.set(PROCESSES_KEY, kept, None)
 
 
-def people_online() -> int:
-    """How many people have a page of the site open, in any process (two cache round trips)."""
+def people_online(viewer: AbstractBaseUser | None = None) -> int:
+    """How many people have a page of the site open, in any process (two cache round trips);
+    a signed-in ``viewer`` counted among them, since the page being drawn is theirs (its socket
+    opens once it is drawn)."""
     listed = cache.get(PROCESSES_KEY) or {}
     held = cache.get_many([_process_key(name) for name in listed])
-    return len(set().union(*held.values()))
+    people = set().union(*held.values())
+    if viewer is not None and viewer.is_authenticated:
+        people.add(viewer.pk)
+    return len(people)
 
 
 def playing_changed(user_ids: Iterable[int | None]) -> None:

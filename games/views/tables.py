@@ -151,7 +151,7 @@ def home(request: HttpRequest) -> HttpResponse:
         page = 1
     context = lobby_context(page)
     context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL, **pools_context())
-    context.update(front_context())
+    context.update(front_context(request.user))
     if page == 1:
         context["lobby_socket"] = "/ws/lobby/"
     if request.user.is_authenticated and not guests.is_guest(request.user):

@@ -96,13 +96,18 @@ def test_the_count_of_games_being_played_is_all_of_them_though_few_are_listed(
     assert f'href="{reverse("games:watch")}"' in playing
 
 
-def test_it_says_how_many_people_are_online(client: Client, alice, bob) -> None:
+def test_it_says_how_many_people_are_online(client: Client, alice, bob, carol) -> None:
     online.process_people("a-process", [alice.pk, bob.pk])
 
     playing = section(home(client), "site-life__playing")
 
     assert 'data-online="2"' in playing
     assert "2 people online" in playing
+
+    client.force_login(carol)  # the page being drawn is hers: she is online
+    assert 'data-online="3"' in section(home(client), "site-life__playing")
+    client.force_login(bob)
+    assert 'data-online="2"' in section(home(client), "site-life__playing")
 
 
 def test_it_shows_the_top_of_each_leaderboard_and_links_them_all(client: Client, db) -> None:
