@@ -21,16 +21,24 @@ LEADERS_SHOWN = 5
 SAMPLE_CARDS = ("red:7", "blue:plus2", "green:taki", "yellow:stop", "change-color")
 
 
+def playing_context() -> dict[str, Any]:
+    """``games/partials/playing_now.html``: how many games anyone may watch are being played,
+    and the newest few; drawn by the home page and pushed by its lobby socket alike."""
+    watchable = listings.watchable_games()
+    playing = [listings.ListedGame(table) for table in watchable[:PLAYING_SHOWN]]
+    return {
+        "playing_now": playing,
+        "games_playing": len(playing) if len(playing) < PLAYING_SHOWN else watchable.count(),
+    }
+
+
 def front_context(viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
     """What the home page shows ``viewer`` of the site's life, in a bounded number of queries:
     the count of the games being played, the newest few with their seats, a query per
     leaderboard."""
-    watchable = listings.watchable_games()
-    playing = [listings.ListedGame(table) for table in watchable[:PLAYING_SHOWN]]
     return {
+        **playing_context(),
         "people_online": online.people_online(viewer),
-        "games_playing": len(playing) if len(playing) < PLAYING_SHOWN else watchable.count(),
-        "playing_now": playing,
         "leaders": [
             (mode, str(name), leaderboard(mode, LEADERS_SHOWN)) for mode, name in RatingMode.choices
         ],

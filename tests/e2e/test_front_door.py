@@ -4,8 +4,11 @@ A visitor sees TAKI in one look (real cards, a sentence, one primary button) and
 people play. A signed-in person sees Play now as the one primary button, their friends and the
 people online; their own links and the log-out are in a menu under their name that opens on a
 click and closes on Escape and on a click outside it. When a friend sits down to a game the
-friends panel says so without a reload, and again when they leave it. axe-core finds nothing
-serious, and the console stays clean. Screenshots go to test-artifacts/e2e-front-door-*.png.
+friends panel says so without a reload, with a link to watch a public table, and the game comes
+into the games being played on the page (the lobby's socket); a visitor sees it there too, with
+no card of it; and the panel changes again when the friend leaves the game. axe-core finds
+nothing serious, and the console stays clean. Screenshots go to
+test-artifacts/e2e-front-door-*.png.
 """
 
 from __future__ import annotations
@@ -56,6 +59,22 @@ def follow(page: Page, base: str, username: str) -> None:
     expect(page.locator(".messages")).to_contain_text(f"You follow {username}.")
 
 
+def open_public_bot_table(page: Page, base: str, name: str) -> int:
+    """Open a public three-seat table with two bots and a minute a turn, and start it."""
+    page.goto(base + "/tables/new/")
+    form = page.locator("main form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("select[name=seat_count]").select_option("3")
+    form.locator("select[name=turn_seconds]").select_option("60")
+    form.locator("select[name=bot_seats]").select_option("2")
+    form.get_by_label("Public: listed in the lobby").check()
+    form.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    with page.expect_navigation(timeout=TIMEOUT):
+        page.get_by_role("button", name="Start the game").click()
+    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
+
+
 @pytest.mark.parametrize(("viewport", "phone"), [(PHONE, True), (LAPTOP, False)])
 def test_the_front_door_for_a_visitor_and_for_a_friend(
     front_site, make_context, artifacts, viewport, phone
@@ -71,7 +90,7 @@ def test_the_front_door_for_a_visitor_and_for_a_friend(
     expect(door.locator(".card")).to_have_count(5)
     expect(door.get_by_role("img", name="blue +2")).to_be_visible()
     assert primary_buttons(visitor) == ["Try a game against bots"]
-    expect(visitor.locator(".site-life__counts")).to_contain_text("people online")
+    expect(visitor.locator(".site-life__online")).to_contain_text("people online")
     expect(visitor.locator(".site-life__leaders")).to_contain_text("Leaderboards")
     assert visitor.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     assert_accessible(visitor, f"the home page of a visitor ({size})")
@@ -89,7 +108,7 @@ def test_the_front_door_for_a_visitor_and_for_a_friend(
     assert primary_buttons(ana) == [ana.locator("form.play-now .button--primary").inner_text()]
     friend = ana.locator(f"#friends-panel [data-friend='{ben_name}']")
     expect(friend).to_have_attribute("data-state", "online", timeout=TIMEOUT)
-    expect(ana.locator(".site-life__counts")).to_contain_text("2 people online")
+    expect(ana.locator(".site-life__online")).to_contain_text("2 people online")
     assert ana.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
 
     # The menu under ana's name: opens on a click, closes on Escape and on a click outside.
@@ -120,18 +139,37 @@ def test_the_front_door_for_a_visitor_and_for_a_friend(
         expect(menu).to_have_attribute("aria-expanded", "false")
         expect(menu).to_be_focused()
 
-    # ben sits down to a game: ana's panel says so, without a reload.
-    ben.goto(base + "/")
-    ben.get_by_role("button", name="Play against bots").click()
-    ben.wait_for_url(re.compile(r"/tables/\d+/$"))
+    # ben sits down to a public game with two bots: ana's panel says so, without a reload,
+    # with a link to watch it.
+    table_id = open_public_bot_table(ben, base, unique_name("Front"))
     expect(friend).to_have_attribute("data-state", "playing", timeout=TIMEOUT)
     expect(friend).to_contain_text("Playing")
+    expect(friend.get_by_role("link", name=f"Watch {ben_name}")).to_have_attribute(
+        "href", f"/tables/{table_id}/"
+    )
+    # The games being played on ana's page: the lobby's socket brings ben's in.
+    expect(ana.locator(f"#playing-now tr[data-table='{table_id}']")).to_be_visible()
+    expect(ana.locator("#playing-now")).to_contain_text("1 game being played")
     assert_accessible(ana, f"the home page, signed in ({size})")
     screenshot(ana, artifacts, f"front-door-signed-in-{size}")
 
-    # ben leaves it: back to online, still without a reload.
+    # A visitor sees it among the games being played, with a link to watch, and no card of it.
+    visitor.goto(base + "/")
+    playing = visitor.locator(f".site-life__playing tr[data-table='{table_id}']")
+    expect(playing.get_by_role("link", name=re.compile("^Watch "))).to_have_attribute(
+        "href", f"/tables/{table_id}/"
+    )
+    expect(playing).to_contain_text(ben_name)
+    expect(visitor.locator("main [data-card]")).to_have_count(0)
+    expect(visitor.locator("main .card")).to_have_count(5)  # the look at TAKI's cards only
+    assert visitor.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    assert_accessible(visitor, f"the home page of a visitor, a game being played ({size})")
+    screenshot(visitor, artifacts, f"front-door-visitor-playing-{size}")
+
+    # ben leaves it (a bot plays his seat on): back to online, still without a reload.
     ben.locator(".leave-game summary").click()
     ben.get_by_role("button", name="Yes, leave the game").click()
     ben.wait_for_url(base + "/")
     expect(friend).to_have_attribute("data-state", "online", timeout=TIMEOUT)
+    expect(friend.get_by_role("link", name=re.compile("^Watch"))).to_have_count(0)
     assert not_reloaded(ana)
