@@ -36,11 +36,13 @@ def front_context(viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
     """What the home page shows ``viewer`` of the site's life, in a bounded number of queries:
     the count of the games being played, the newest few with their seats, a query per
     leaderboard."""
+    leaders = [
+        (mode, str(name), leaderboard(mode, LEADERS_SHOWN)) for mode, name in RatingMode.choices
+    ]
     return {
         **playing_context(),
         "people_online": online.people_online(viewer),
-        "leaders": [
-            (mode, str(name), leaderboard(mode, LEADERS_SHOWN)) for mode, name in RatingMode.choices
-        ],
+        "leaders": leaders,
+        "any_leaders": any(rows for _mode, _name, rows in leaders),
         "sample_cards": SAMPLE_CARDS,
     }

@@ -120,6 +120,14 @@ def test_it_shows_the_top_of_each_leaderboard_and_links_them_all(client: Client,
     names = re.findall(r">(duelist\d+)</a>", duel)
     assert names == [f"duelist{number}" for number in range(LEADERS_SHOWN + 1, 1, -1)]
     assert f'href="{reverse("games:leaderboards")}"' in leaders
+    assert leaders.count("Nobody yet.") == 2  # the party and tournament boards
+
+
+def test_empty_leaderboards_say_so_once(client: Client, db) -> None:
+    leaders = section(home(client), "site-life__leaders")
+
+    assert leaders.count("Nobody yet.") == 1
+    assert "<h3" not in leaders
 
 
 def test_nothing_on_the_home_page_carries_a_hand_s_cards(
