@@ -16,6 +16,7 @@ accounts they name, and the name is never given to someone else.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -39,6 +40,11 @@ def is_guest(user: AbstractBaseUser | None) -> bool:
     except Guest.DoesNotExist:
         return False
     return True
+
+
+def guests_among(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` are guests' (one query)."""
+    return set(Guest.objects.filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))
 
 
 def _guest_name(digits: int) -> str:

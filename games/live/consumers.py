@@ -98,7 +98,8 @@ async def _refuse_visitor_over_limit(consumer: AsyncWebsocketConsumer) -> bool:
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """``ws/lobby/``: pushes the list of open tables whenever it changes."""
+    """``ws/lobby/``: pushes the list of open tables, and the games being played that anyone
+    may watch, whenever they change."""
 
     group = broadcast.LOBBY_GROUP
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 import weakref
 from collections import Counter
 from typing import Any
@@ -53,6 +54,8 @@ class Heartbeat:
     def __init__(self) -> None:
         self.people: Counter[int] = Counter()
         self.task: asyncio.Task[None] | None = None
+        # This process's name in the count of the people online (``online.process_people``).
+        self.process = uuid.uuid4().hex
 
     @classmethod
     def here(cls) -> Heartbeat:
@@ -69,6 +72,12 @@ class Heartbeat:
             self.task = asyncio.ensure_future(self._beat())
         return self.people[user_id]
 
+    async def write_count(self) -> None:
+        """The people here written for the count of the people online, as one comes or goes
+        (the heartbeat writes them again every ``online.ONLINE_REFRESH`` seconds)."""
+        with contextlib.suppress(Exception):  # the cache away for a moment: next beat
+            await database_sync_to_async(online.process_people)(self.process, list(self.people))
+
     def discard(self, user_id: int) -> None:
         self.people[user_id] -= 1
         if self.people[user_id] <= 0:
@@ -83,6 +92,7 @@ class Heartbeat:
             await asyncio.sleep(online.ONLINE_REFRESH)
             with contextlib.suppress(Exception):  # the cache away for a moment: next beat
                 await alive(list(self.people))
+            await self.write_count()
 
 
 def _shown(scope: dict[str, Any]) -> tuple[bool, bool, int | None]:
@@ -117,6 +127,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY, reason="too many pages")
             return
         self.counted = True
+        await Heartbeat.here().write_count()
         restarts.opened(self)
         for group in self._groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -128,6 +139,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             return
         restarts.closed(self)
         Heartbeat.here().discard(self.user.pk)
+        await Heartbeat.here().write_count()
         for group in self._groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await database_sync_to_async(online.page_closed)(self.user)

@@ -164,8 +164,8 @@ class LeaderboardRow:
     games: int
 
 
-def leaderboard(mode: str) -> list[LeaderboardRow]:
-    """The best ``LEADERBOARD_SIZE`` ratings of a mode among people who played a rated game in
+def leaderboard(mode: str, size: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]:
+    """The best ``size`` ratings of a mode among people who played a rated game in
     it in the last ``LEADERBOARD_ACTIVE``: no provisional rating (as lichess), no guest, no
     account banned or closed. Ranked by the rating shown."""
     now = timezone.now()
@@ -183,7 +183,7 @@ def leaderboard(mode: str) -> list[LeaderboardRow]:
         .exclude(Exists(Guest.objects.filter(user=OuterRef("user"))))
         .exclude(Exists(banned))
         .select_related("user")
-        .order_by("-mu", "user__username")[:LEADERBOARD_SIZE]
+        .order_by("-mu", "user__username")[:size]
     )
     return [
         LeaderboardRow(place, row.user.get_username(), ratings.shown(row.mu), row.games)

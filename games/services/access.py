@@ -4,12 +4,13 @@ the word that a moderator sees a table only their role lets them see (``note_wat
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.dispatch import Signal
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Table
+from games.models import Seat, Table
 
 # A moderator sees a table only their role lets them see (``note_watch``), as a page or a socket
 # shows it to them; moderation, above the games, keeps it in its log. Sent with ``user``,
@@ -61,6 +62,24 @@ def may_watch_as_guest(
     if table.host_id == user.pk:
         return True
     return table.seats.sat_by(user).exists()
+
+
+def watchable_among(tables: Iterable[Table], user: AbstractBaseUser | None) -> set[int]:
+    """Which of ``tables`` ``user`` may watch (:func:`may_watch` without an invite), by id, in
+    one query at most for all the private ones."""
+    tables = list(tables)
+    shown = {table.pk for table in tables if table.public}
+    private = [table for table in tables if not table.public]
+    if not private or user is None or not user.is_authenticated:
+        return shown
+    if is_moderator(user):
+        return shown | {table.pk for table in private}
+    shown.update(table.pk for table in private if table.host_id == user.pk)
+    asked = [table.pk for table in private if table.pk not in shown]
+    if asked:
+        sat = Seat.objects.sat_by(user).filter(table_id__in=asked)
+        shown.update(sat.values_list("table_id", flat=True))
+    return shown
 
 
 def is_moderator(user: AbstractBaseUser | None) -> bool:

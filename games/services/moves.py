@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Action, Event, GameState, IllegalAction
 from games.models import Game, Move, RatingChange, Seat, Table
-from games.services import broadcast, statements, thinking
+from games.services import broadcast, online, statements, thinking
 from games.services.changes import TableChange
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
@@ -266,6 +266,7 @@ def replace_by_bot(seat: Seat, because: str, at_move: int) -> None:
     seat.timeouts = 0
     taken = ["replaced_user", "replaced_because", "replaced_at", "user", "bot", "timeouts"]
     seat.save(update_fields=taken)
+    online.playing_changed([seat.replaced_user_id])  # their friends see them playing no more
 
 
 def _store_move(

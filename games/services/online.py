@@ -8,13 +8,22 @@ process that died with its sockets open expire within ``ONLINE_TTL`` seconds. Go
 page to the next closes one socket and opens another, so a person is told gone to their
 friends only once no page of theirs has been open for ``GONE_AFTER`` seconds (``gone``, which
 the socket asks that long after it closed); their friends' panels are drawn again when they
-come and when they go (``broadcast.friends_presence_changed``).
+come and when they go (``broadcast.friends_presence_changed``), and when they sit down to a game
+or leave one (:func:`playing_changed`).
+
+How many people are online, for the home page: each process writes the people it holds sockets
+for under a key of its own (``process_people``), renewed with its heartbeat and expiring with
+it, and names that key in one list of the processes; :func:`people_online` counts the people of
+the processes listed, each once. A process dropped from the list by two writing it at once
+writes itself back at its next heartbeat.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
@@ -97,10 +106,52 @@ def is_online(user: AbstractBaseUser) -> bool:
     return bool(online_among([user.pk]))
 
 
+def process_people(process: str, user_ids: Iterable[int]) -> None:
+    """The people with a page open in ``process`` (a name of its own), kept ``ONLINE_TTL``
+    seconds, and the process kept in the list :func:`people_online` reads."""
+    cache.set(_process_key(process), sorted(set(user_ids)), ONLINE_TTL)
+    now = time.time()
+    listed = cache.get(PROCESSES_KEY) or {}
+    kept = {name: seen for name, seen in listed.items() if seen > now - ONLINE_TTL}
+    kept[process] = now
+    cache.set(PROCESSES_KEY, kept, None)
+
+
+def people_online(viewer: AbstractBaseUser | None = None) -> int:
+    """How many people have a page of the site open, in any process (two cache round trips);
+    a signed-in ``viewer`` counted among them, since the page being drawn is theirs (its socket
+    opens once it is drawn)."""
+    listed = cache.get(PROCESSES_KEY) or {}
+    held = cache.get_many([_process_key(name) for name in listed])
+    people = set().union(*held.values())
+    if viewer is not None and viewer.is_authenticated:
+        people.add(viewer.pk)
+    return len(people)
+
+
+def playing_changed(user_ids: Iterable[int | None]) -> None:
+    """These people sat down to a game or left one: their friends' panels are drawn again
+    (after commit), each friend's pages told once. A query for each person (a game seats ten
+    at most)."""
+    people = get_user_model().objects.filter(pk__in=[pk for pk in user_ids if pk is not None])
+    told: set[int] = set()
+    for person in people:
+        told.update(relations.friends_of(person).values_list("pk", flat=True))
+    if told:
+        broadcast.friends_presence_changed(sorted(told))
+
+
 def _tell_friends(user: AbstractBaseUser) -> None:
     friends = list(relations.friends_of(user).values_list("pk", flat=True))
     if friends:
         broadcast.friends_presence_changed(friends)
+
+
+def _process_key(process: str) -> str:
+    return f"taki:online-process:{process}"
+
+
+PROCESSES_KEY = "taki:online-processes"
 
 
 def _count_key(user_id: int) -> str:

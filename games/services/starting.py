@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from accounts import guests
 from games.engine import GameState, shuffled_deck
 from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
-from games.services import broadcast
+from games.services import broadcast, online
 from games.services.errors import ServiceError
 from games.services.moves import schedule
 
@@ -110,4 +110,5 @@ def start_seated(table: Table, now: datetime) -> Game:
     game.save(update_fields=["next_due", "turn_deadline"])
     broadcast.table_changed(table.pk)
     broadcast.lobby_changed()
+    online.playing_changed(seat.user_id for seat in filled)  # their friends see them playing
     return game

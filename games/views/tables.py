@@ -30,6 +30,7 @@ from games.presenters import (
     table_page_context,
 )
 from games.presenters.chat import chat_context
+from games.presenters.front import front_context
 from games.presenters.pools import pools_context
 from games.presenters.rules_page import rules_context
 from games.presenters.site import home_context
@@ -140,13 +141,17 @@ def _guests_play_bots_only(request: HttpRequest) -> HttpResponse | None:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby: the newest open tables, live; older ones on further pages, as they were."""
+    """The home page: Play now, the friends panel and the open challenges of a signed-in
+    person, or for a visitor TAKI in one look and the way to try it; for everyone the signs
+    that people play (``front.front_context``) and the lobby: the newest open tables, live,
+    older ones on further pages, as they were."""
     try:
         page = max(1, int(request.GET.get("page", 1)))
     except ValueError:
         page = 1
     context = lobby_context(page)
     context.update(bot_levels=BOT_LEVELS, default_bot_level=DEFAULT_BOT_LEVEL, **pools_context())
+    context.update(front_context(request.user))
     if page == 1:
         context["lobby_socket"] = "/ws/lobby/"
     if request.user.is_authenticated and not guests.is_guest(request.user):

@@ -86,3 +86,30 @@ def test_it_folds_the_links_behind_a_menu_button_the_script_shows(client: Client
         ' aria-controls="site-nav" hidden>Menu</button>'
     ) in nav
     assert '<nav id="site-nav" class="site-nav"' in nav
+
+
+def test_a_player_s_own_links_and_log_out_are_in_a_menu_under_their_name(
+    client: Client, dana
+) -> None:
+    client.force_login(dana)
+
+    nav = header(client)
+
+    menu = nav[nav.index('<div class="account-menu">') :]
+    button = menu[: menu.index("</button>")]
+    assert 'aria-expanded="false" aria-controls="account-menu"' in button
+    assert button.endswith(">Dana")
+    listed = menu[menu.index('<div id="account-menu"') :]
+    for url in (
+        reverse("games:my_games"),
+        reverse("games:profile", args=["Dana"]),
+        reverse("games:account"),
+    ):
+        assert f'href="{url}"' in listed
+    assert f'method="post" action="{reverse("accounts:logout")}"' in listed
+    # The site's own links stay outside it.
+    assert f'href="{reverse("games:watch")}"' not in listed
+
+
+def test_a_visitor_has_no_account_menu(client: Client, db) -> None:
+    assert "account-menu" not in header(client)

@@ -44,7 +44,7 @@ def test_a_new_visitor_signs_up_and_plays_against_bots_within_a_minute(
     began = time.monotonic()
     page = new_context().new_page()
     page.goto(live_site + "/")
-    expect(page.get_by_text("Play TAKI live with friends, strangers or bots.")).to_be_visible()
+    expect(page.get_by_role("heading", name="TAKI, live, in your browser")).to_be_visible()
 
     page.locator("main").get_by_role("link", name="Sign up").click()
     username = unique_name("newbie")

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from games.live import site
-from games.services import broadcast, challenges, online
+from games.services import broadcast, challenges, online, tables
 from social import notifications, relations
 from social.models import Notification
 from tests.games.live.sockets import SOCKETS
@@ -219,3 +219,37 @@ async def test_one_person_may_hold_only_so_many_pages(alice, monkeypatch) -> Non
     assert (closed["type"], closed["code"]) == ("websocket.close", 4429)
     for socket in pages:
         await socket.disconnect()
+
+
+async def test_a_friend_sitting_down_to_a_game_and_leaving_it_redraw_the_panel(
+    alice, bob, carol
+) -> None:
+    await befriend(alice, bob)
+    home = await page(bob, "friends=1")
+    other = await page(carol, "friends=1")  # not alice's friend
+
+    table = await database_sync_to_async(tables.play_against_bots)(alice, opponents=1)
+
+    panel = await home.receive_from(timeout=1)
+    assert 'data-friend="alice" data-state="playing"' in panel
+    assert not table.public and "Watch" not in panel  # a bot table is its player's own
+    assert await other.receive_nothing(timeout=0.2)
+
+    await database_sync_to_async(tables.leave_table)(table.pk, alice)
+
+    panel = await home.receive_from(timeout=1)
+    assert 'data-friend="alice" data-state="offline"' in panel
+    assert "Watch" not in panel
+    for socket in (home, other):
+        await socket.disconnect()
+
+
+async def test_the_people_online_are_counted_as_their_pages_open_and_close(alice, bob) -> None:
+    first = await page(alice)
+    second = await page(bob)
+    assert online.people_online() == 2
+
+    await second.disconnect()
+    assert online.people_online() == 1
+    await first.disconnect()
+    assert online.people_online() == 0

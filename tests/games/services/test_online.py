@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.services import online
+from games.services import online, tables
 from social import relations
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nobody_connected")]
@@ -56,3 +56,34 @@ def test_an_open_page_is_kept_alive_and_a_dead_process_s_pages_expire(later, ali
 
     later(3)  # nobody kept it alive
     assert not online.is_online(alice)
+
+
+def test_the_people_online_are_counted_once_across_processes_until_a_process_dies(
+    later, alice, bob, carol
+) -> None:
+    online.process_people("one", [alice.pk, bob.pk])
+    online.process_people("two", [bob.pk, carol.pk])  # bob has pages in both
+    assert online.people_online() == 3
+
+    later(online.ONLINE_TTL - 2)
+    online.process_people("one", [alice.pk])  # bob's page here closed; "two" beats no more
+    assert online.people_online() == 3
+
+    later(3)  # "two" died with its sockets open
+    assert online.people_online() == 1
+
+
+def test_nobody_is_online_before_any_page_opens() -> None:
+    assert online.people_online() == 0
+
+
+def test_sitting_down_to_a_game_and_leaving_it_redraw_the_friends_panels(
+    alice, bob, carol, friends, told, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        table = tables.play_against_bots(alice, opponents=1)
+    assert presence_pushes(told) == [f"site-{bob.pk}"]  # carol is no friend of alice's
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tables.leave_table(table.pk, alice)
+    assert presence_pushes(told) == [f"site-{bob.pk}", f"site-{bob.pk}"]
