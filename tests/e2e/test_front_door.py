@@ -90,7 +90,7 @@ def test_the_front_door_for_a_visitor_and_for_a_friend(
     expect(door.locator(".card")).to_have_count(5)
     expect(door.get_by_role("img", name="blue +2")).to_be_visible()
     assert primary_buttons(visitor) == ["Try a game against bots"]
-    expect(visitor.locator(".site-life__online")).to_contain_text("people online")
+    expect(visitor.locator(".site-life__playing")).to_contain_text("Playing now")
     expect(visitor.locator(".site-life__leaders")).to_contain_text("Leaderboards")
     assert visitor.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     assert_accessible(visitor, f"the home page of a visitor ({size})")

@@ -110,6 +110,14 @@ def test_it_says_how_many_people_are_online(client: Client, alice, bob, carol) -
     assert 'data-online="2"' in section(home(client), "site-life__playing")
 
 
+def test_a_quiet_site_says_nobody_plays_rather_than_counting_zeros(client: Client) -> None:
+    playing = section(home(client), "site-life__playing")
+
+    assert "No public game is being played right now." in playing
+    assert "0 people" not in playing
+    assert "0 games" not in playing
+
+
 def test_it_shows_the_top_of_each_leaderboard_and_links_them_all(client: Client, db) -> None:
     for number in range(LEADERS_SHOWN + 2):
         rated(User.objects.create_user(f"duelist{number}"), "duel", 30.0 + number)
