@@ -18,6 +18,10 @@ PROCESSES := 2
 # after those that read what the migrations put there.
 TEST_WORKERS := 2
 PARALLEL := -n $(TEST_WORKERS) --dist load
+# The browser tests in as many processes, each file's tests in one (`--dist loadfile`): each
+# process serves its own site (tests/e2e/site_server.py, on a free port), and a file's
+# module-scoped sites and pages stay together.
+E2E_PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
@@ -153,7 +157,7 @@ run-cluster: $(VENV)/.stamp-run messages
 test: $(VENV)/.stamp-test system-deps lint
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest $(PARALLEL) -m "not e2e"
-	$(BIN)/python -m pytest -m e2e
+	$(BIN)/python -m pytest $(E2E_PARALLEL) -m e2e
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ "$$CI" = true ]; then \
 		.ci/with-services $(BIN)/python -m pytest -q $(PARALLEL) \
 			-m "not e2e and (not bench or postgresql)" --ignore=tests/games/engine; \
