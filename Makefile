@@ -19,8 +19,9 @@ PROCESSES := 2
 TEST_WORKERS := 2
 PARALLEL := -n $(TEST_WORKERS) --dist load
 # The browser tests in as many processes, each file's tests in one (`--dist loadfile`): each
-# process serves its own site (tests/e2e/site_server.py, on a free port), and a file's
-# module-scoped sites and pages stay together.
+# process serves its own sites (tests/e2e/site_server.py, on free ports), and a file's
+# module-scoped sites and pages stay together. The cluster's test (nginx, PostgreSQL, Redis and
+# two Daphnes; it collects the static files again) runs after them, alone.
 E2E_PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
@@ -157,7 +158,8 @@ run-cluster: $(VENV)/.stamp-run messages
 test: $(VENV)/.stamp-test system-deps lint
 	@$(MAKE) --no-print-directory messages
 	$(BIN)/python -m pytest $(PARALLEL) -m "not e2e"
-	$(BIN)/python -m pytest $(E2E_PARALLEL) -m e2e
+	$(BIN)/python -m pytest $(E2E_PARALLEL) -m e2e --ignore=tests/e2e/test_cluster.py
+	$(BIN)/python -m pytest -m e2e tests/e2e/test_cluster.py
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ "$$CI" = true ]; then \
 		.ci/with-services $(BIN)/python -m pytest -q $(PARALLEL) \
 			-m "not e2e and (not bench or postgresql)" --ignore=tests/games/engine; \
