@@ -8,17 +8,13 @@ pushes the element that sends the page on (``presenters.pools.pool_elsewhere_fra
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import weakref
-from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from games.live import restarts
+from games.live import heartbeat, restarts
 from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT, SharedReads
 from games.live.scope import language_of, user_of
 from games.presenters import pools as pool_fragments
@@ -28,46 +24,16 @@ from games.services import broadcast, quickmatch
 pool_views: SharedReads[PoolView] = SharedReads()
 
 
-class Heartbeat:
+class Heartbeat(heartbeat.Heartbeat):
     """The people with a pool page open in this process, told alive to the database in one
     statement every ``HEARTBEAT_SECONDS`` (``quickmatch.pages_alive``), however many pages: an
     entry no process speaks for any more (its server died) is reaped."""
 
-    _here: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
-        weakref.WeakKeyDictionary()
-    )
+    def interval(self) -> float:
+        return quickmatch.HEARTBEAT_SECONDS
 
-    def __init__(self) -> None:
-        self.people: Counter[int] = Counter()
-        self.task: asyncio.Task[None] | None = None
-
-    @classmethod
-    def here(cls) -> Heartbeat:
-        """This event loop's (so this process's) heartbeat."""
-        loop = asyncio.get_running_loop()
-        if loop not in cls._here:
-            cls._here[loop] = cls()
-        return cls._here[loop]
-
-    def add(self, user_id: int) -> None:
-        self.people[user_id] += 1
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self._beat())
-
-    def discard(self, user_id: int) -> None:
-        self.people[user_id] -= 1
-        if self.people[user_id] <= 0:
-            del self.people[user_id]
-        if not self.people and self.task is not None:
-            self.task.cancel()  # no page left here to speak for
-            self.task = None
-
-    async def _beat(self) -> None:
-        alive = database_sync_to_async(quickmatch.pages_alive)
-        while self.people:
-            await asyncio.sleep(quickmatch.HEARTBEAT_SECONDS)
-            with contextlib.suppress(Exception):  # the database away for a moment: next beat
-                await alive(list(self.people))
+    def alive(self, user_ids: list[int]) -> None:
+        quickmatch.pages_alive(user_ids)
 
 
 class PoolConsumer(AsyncWebsocketConsumer):

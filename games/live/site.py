@@ -17,8 +17,6 @@ import asyncio
 import contextlib
 import logging
 import uuid
-import weakref
-from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -26,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from games.live import restarts
+from games.live import heartbeat, restarts
 from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT, CLOSE_TOO_MANY
 from games.live.scope import language_of, user_of
 from games.presenters import site as fragments
@@ -43,56 +41,30 @@ PAGES_PER_PERSON = 30
 _leaving: set[asyncio.Task[None]] = set()
 
 
-class Heartbeat:
+class Heartbeat(heartbeat.Heartbeat):
     """The people with a page open in this process, kept online in the cache in one round
-    trip every ``online.ONLINE_REFRESH`` seconds, however many pages."""
-
-    _here: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
-        weakref.WeakKeyDictionary()
-    )
+    trip every ``online.ONLINE_REFRESH`` seconds, however many pages, and written again for the
+    count of the people online."""
 
     def __init__(self) -> None:
-        self.people: Counter[int] = Counter()
-        self.task: asyncio.Task[None] | None = None
+        super().__init__()
         # This process's name in the count of the people online (``online.process_people``).
         self.process = uuid.uuid4().hex
 
-    @classmethod
-    def here(cls) -> Heartbeat:
-        """This event loop's (so this process's) heartbeat."""
-        loop = asyncio.get_running_loop()
-        if loop not in cls._here:
-            cls._here[loop] = cls()
-        return cls._here[loop]
+    def interval(self) -> float:
+        return online.ONLINE_REFRESH
 
-    def add(self, user_id: int) -> int:
-        """One more page of the person here; how many they have here now."""
-        self.people[user_id] += 1
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self._beat())
-        return self.people[user_id]
+    def alive(self, user_ids: list[int]) -> None:
+        online.pages_alive(user_ids)
+
+    async def after_beat(self) -> None:
+        await self.write_count()
 
     async def write_count(self) -> None:
         """The people here written for the count of the people online, as one comes or goes
         (the heartbeat writes them again every ``online.ONLINE_REFRESH`` seconds)."""
         with contextlib.suppress(Exception):  # the cache away for a moment: next beat
             await database_sync_to_async(online.process_people)(self.process, list(self.people))
-
-    def discard(self, user_id: int) -> None:
-        self.people[user_id] -= 1
-        if self.people[user_id] <= 0:
-            del self.people[user_id]
-        if not self.people and self.task is not None:
-            self.task.cancel()
-            self.task = None
-
-    async def _beat(self) -> None:
-        alive = database_sync_to_async(online.pages_alive)
-        while self.people:
-            await asyncio.sleep(online.ONLINE_REFRESH)
-            with contextlib.suppress(Exception):  # the cache away for a moment: next beat
-                await alive(list(self.people))
-            await self.write_count()
 
 
 def _shown(scope: dict[str, Any]) -> tuple[bool, bool, int | None]:
