@@ -23,7 +23,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
@@ -131,12 +130,8 @@ def people_online(viewer: AbstractBaseUser | None = None) -> int:
 
 def playing_changed(user_ids: Iterable[int | None]) -> None:
     """These people sat down to a game or left one: their friends' panels are drawn again
-    (after commit), each friend's pages told once. A query for each person (a game seats ten
-    at most)."""
-    people = get_user_model().objects.filter(pk__in=[pk for pk in user_ids if pk is not None])
-    told: set[int] = set()
-    for person in people:
-        told.update(relations.friends_of(person).values_list("pk", flat=True))
+    (after commit), each friend's pages told once; one query, however many people."""
+    told = relations.friend_ids_of_any(pk for pk in user_ids if pk is not None)
     if told:
         broadcast.friends_presence_changed(sorted(told))
 

@@ -46,6 +46,29 @@ def test_people_who_follow_each_other_are_friends(alice, bob, carol) -> None:
     assert Notification.objects.get(recipient=alice, data__by="bob").data["friends"] is True
 
 
+def test_the_friends_of_several_people_at_once_are_each_one_s_friends(alice, bob, carol) -> None:
+    dave, erin, frank = (
+        User.objects.create_user(name, password=f"{name}-password-1")
+        for name in ("dave", "erin", "frank")
+    )
+    for one, other in ((alice, bob), (bob, carol), (alice, frank)):
+        relations.follow(one, other)
+        relations.follow(other, one)
+    relations.follow(erin, alice)  # one way: not a friend
+    Block.objects.create(blocker=dave, blocked=carol)  # follows both ways, and a block between
+    Follow.objects.create(follower=carol, followed=dave)
+    Follow.objects.create(follower=dave, followed=carol)
+    User.objects.filter(pk=frank.pk).update(is_active=False)
+
+    assert relations.friend_ids_of_any([alice.pk]) == {bob.pk}
+    assert relations.friend_ids_of_any([alice.pk, carol.pk]) == {bob.pk}
+    assert relations.friend_ids_of_any([bob.pk, dave.pk, erin.pk]) == {alice.pk, carol.pk}
+    assert relations.friend_ids_of_any([]) == set()
+    for person in (alice, bob, carol, dave, erin):
+        friends = {friend.pk for friend in relations.friends_of(person)}
+        assert relations.friend_ids_of_any([person.pk]) == friends
+
+
 def test_unfollowing_ends_the_friendship(alice, bob) -> None:
     relations.follow(alice, bob)
     relations.follow(bob, alice)
