@@ -17,6 +17,7 @@ Tables and their games:
   by the ORM for every move.
 - :mod:`~games.services.finish`: the one place a game ends (won, abandoned, aborted,
   forfeited), with its result and the pushes that follow.
+- :mod:`~games.services.lifecycle`: the signals other apps hear as a game starts and ends.
 - :mod:`~games.services.abandon`: untimed tables whose people have all gone.
 - :mod:`~games.services.rematch`: "Play again": a finished table's players asked to a new one.
 - :mod:`~games.services.challenges`: challenges: one person asks people they know to a table,

@@ -21,7 +21,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from games.models import Game, RatingChange, Seat, Table
-from games.services import broadcast, online, ratings
+from games.services import broadcast, lifecycle, online, ratings
 
 
 class Ending(StrEnum):
@@ -94,9 +94,16 @@ def finish(
         if not on_move:
             game.save(update_fields=fields)
     changes = _after_finish(table, game, ending, seats)
+    people = list(seats if seats is not None else Seat.objects.filter(table=table))
     if game is not None:  # their friends see them playing no more
-        people = seats if seats is not None else Seat.objects.filter(table=table)
         online.playing_changed(seat.user_id for seat in people)
+    lifecycle.ended(
+        table.pk,
+        game.pk if game is not None else None,
+        ending,
+        winner,
+        (seat.user_id for seat in people),
+    )
     if not on_move:
         broadcast.table_changed(table.pk)
     broadcast.lobby_changed()

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from accounts import guests
 from games.engine import GameState, shuffled_deck
 from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
-from games.services import broadcast, online
+from games.services import broadcast, lifecycle, online
 from games.services.errors import ServiceError
 from games.services.moves import schedule
 
@@ -111,4 +111,5 @@ def start_seated(table: Table, now: datetime) -> Game:
     broadcast.table_changed(table.pk)
     broadcast.lobby_changed()
     online.playing_changed(seat.user_id for seat in filled)  # their friends see them playing
+    lifecycle.started(table.pk, game.pk, (seat.user_id for seat in filled))
     return game
