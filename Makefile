@@ -18,11 +18,14 @@ PROCESSES := 2
 # after those that read what the migrations put there.
 TEST_WORKERS := 2
 PARALLEL := -n $(TEST_WORKERS) --dist load
-# The browser tests in as many processes, each file's tests in one (`--dist loadfile`): each
+# The browser tests in E2E_WORKERS processes, each file's tests in one (`--dist loadfile`): each
 # process serves its own sites (tests/e2e/site_server.py, on free ports), and a file's
-# module-scoped sites and pages stay together. The cluster's test (nginx, PostgreSQL, Redis and
-# two Daphnes; it collects the static files again) runs after them, alone.
-E2E_PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+# module-scoped sites and pages stay together. A browser test spends most of its time waiting
+# for a page, a socket or a server, so twice as many processes as cores keep them busy. The
+# cluster's test (nginx, PostgreSQL, Redis and two Daphnes; it collects the static files again)
+# runs after them, alone.
+E2E_WORKERS := 4
+E2E_PARALLEL := -n $(E2E_WORKERS) --dist loadfile
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
 DAPHNE_PINGS := --ping-interval 20 --ping-timeout 30
@@ -150,8 +153,8 @@ run-cluster: $(VENV)/.stamp-run messages
 
 # messages after system-deps, which installs gettext. The suite on SQLite and the in-memory
 # layer: all but the browser tests in TEST_WORKERS processes (pytest-xdist), then the browser tests
-# one at a time (among them the cluster's, which starts its own PostgreSQL, Redis and nginx
-# through .ci/cluster.py). Then again, in TEST_WORKERS processes, on a throwaway PostgreSQL and
+# in E2E_WORKERS processes, then the cluster's alone (it starts its own PostgreSQL, Redis and
+# nginx through .ci/cluster.py). Then again, in TEST_WORKERS processes, on a throwaway PostgreSQL and
 # Redis: all but the browser, engine and benchmark tests, the benchmarks' own run on PostgreSQL
 # kept. Without PostgreSQL (not root, and not installed) that last run and the cluster's test
 # are skipped with a warning; CI (CI=true) fails instead.
