@@ -8,8 +8,9 @@ with thousands of made-up ones). docs/playing.md says the same in a player's wor
   ends a moment later joins them there).
 - The others are ordered by score (then rating), and each table takes the best placed player
   still unseated and the next ones in that order, skipping anyone who shared the last table of
-  someone already at it (**kept apart**). Only when the pool has nobody else left are they seated
-  together again.
+  someone already at it (**kept apart**). When the pool has nobody else left, they are seated
+  together anyway, as few of them as the order allows; but the very same table again (everyone
+  at it shared the last one) only once one of them has waited ``REMATCH_AFTER`` seconds.
 - Players left over who have waited ``SMALLER_AFTER`` seconds are seated together at a smaller
   table (two at least); in an arena whose creator allowed bots, bots fill it to ``k`` instead.
   Someone alone waits: nobody else is free.
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 SMALLER_AFTER = 20.0  # seconds before a player left over is seated at a smaller table
+REMATCH_AFTER = 20.0  # seconds before people who just shared a table may share the next
 LOOK_AHEAD = 12  # players looked at past a kept-apart one before giving up keeping apart
 
 
@@ -101,11 +103,16 @@ def _tables(order: list[Waiting], seats: int) -> list[Table]:
                     apart |= candidate.apart
                     players.add(candidate.player)
             index += 1
-        # Nobody else within reach: those who just shared a table sit together again.
+        # Nobody else within reach: those who just shared a table sit together again, once one
+        # of them has waited long enough for anyone else to come.
         for other in (*skipped, *range(index, count)):
             if len(group) == seats:
                 break
             if not taken[other]:
                 group.append(other)
                 taken[other] = True
+        last = order[first].apart
+        again = all(order[i].player in last for i in group[1:])
+        if again and max(order[i].waited for i in group) < REMATCH_AFTER:
+            continue  # they wait for the next wave (still taken: nobody else takes them now)
         tables.append(Table(tuple(order[i].player for i in group)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arenas.pairing import SMALLER_AFTER, Table, Waiting, pair
+from arenas.pairing import REMATCH_AFTER, SMALLER_AFTER, Table, Waiting, pair
 
 
 def waiting(player: int, points: int = 0, waited: float = 5.0, apart=(), rating: int = 1500):
@@ -39,19 +39,29 @@ def test_kept_apart_people_who_just_shared_a_table() -> None:
     assert sorted(sorted(t.players) for t in tables) == [[1, 3], [2, 4]]
 
 
-def test_kept_apart_unless_nobody_else_is_free() -> None:
+def test_kept_apart_unless_nobody_else_came_for_a_while() -> None:
     people = [waiting(1, apart={2}), waiting(2, apart={1})]
+    assert pair(people, 2) == []  # others may finish in a moment
+    people = [waiting(1, apart={2}, waited=REMATCH_AFTER), waiting(2, apart={1})]
     assert pair(people, 2) == [Table((1, 2))]
 
 
-def test_kept_apart_at_a_table_of_three_from_every_one_of_its_players() -> None:
-    # 1, 2, 3 shared the last table; 4, 5, 6 the one before: each new table mixes them.
+def test_kept_apart_at_a_table_of_three_no_table_played_again() -> None:
+    # 1, 2, 3 shared the last table; 4, 5, 6 the other: each new table mixes them (two of one
+    # old table must meet again, six people at tables of three: as few as the order allows).
     people = [waiting(n, points=10 - n, apart={1, 2, 3} - {n}) for n in (1, 2, 3)]
     people += [waiting(n, points=10 - n, apart={4, 5, 6} - {n}) for n in (4, 5, 6)]
     tables = pair(people, 3)
     for table in tables:
         assert not {1, 2, 3} >= set(table.players) and not {4, 5, 6} >= set(table.players)
     assert sorted(seated(tables)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_kept_apart_the_same_table_again_waits_for_others_to_come() -> None:
+    same = [waiting(n, apart={1, 2, 3} - {n}) for n in (1, 2, 3)]
+    assert pair(same, 3) == []
+    same[0] = waiting(1, apart={2, 3}, waited=REMATCH_AFTER)
+    assert seated(pair(same, 3)) == [1, 2, 3]
 
 
 def test_odd_numbers_those_who_waited_least_wait_for_the_next_wave() -> None:
