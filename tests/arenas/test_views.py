@@ -87,3 +87,20 @@ def test_the_finished_arena_s_games_are_exported_one_record_a_line(
     lines = export.content.decode().splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["game_id"] == game.pk
     assert ArenaTable.objects.get().game_id == game.pk
+
+
+def test_the_podium_s_trophies_are_on_the_winners_profiles(client, make_arena, alice, bob) -> None:
+    from django.utils import timezone
+
+    arena = make_arena(name="Winter cup")
+    ArenaPlayer.objects.create(arena=arena, user=alice, points=5, games=3)
+    ArenaPlayer.objects.create(arena=arena, user=bob, points=2, games=3)
+    profile = reverse("games:profile", args=["alice"])
+    assert "Arena trophies" not in client.get(profile).content.decode()
+    events.finish_arena(arena.pk, timezone.now())
+    page = client.get(profile).content.decode()
+    assert 'data-trophy="1">First · <a href="/arenas/' in page and "Winter cup" in page
+    assert (
+        'data-trophy="2">Second'
+        in client.get(reverse("games:profile", args=["bob"])).content.decode()
+    )
