@@ -36,7 +36,7 @@ WAVE_SECONDS = 2.0  # between two waves of one arena
 # A player whose game ended waits this long in the pool before a wave seats them: time to see
 # the result, and for others finishing a moment later to be paired with them.
 POOL_SECONDS = 3.0
-TABLES_PER_WAVE = 100  # the others wait for the next wave (docs/benchmarks.md)
+TABLES_PER_WAVE = 50  # the others wait for the next wave (docs/benchmarks.md)
 ARENA_BOT = DEFAULT_BOT_LEVEL
 UNFINISHED = (Table.Status.OPEN, Table.Status.PLAYING)
 State = ArenaPlayer.State
@@ -126,21 +126,19 @@ def _seat(arena: Arena, group: pairing.Table, now: datetime) -> Table | None:
             raise IntegrityError("an arena player left the pool while locked")
         by_id = {player.pk: player for player in players}
         ordered = [by_id[pk] for pk in group.players]
-        first = not any(player.games or player.no_shows for player in ordered)
         table = _open_table(arena, ordered, group.bots)
         game = starting.start_seated(table, now)
         ArenaTable.objects.create(arena=arena, table=table, game=game)
         people = [player.user_id for player in ordered]
         broadcast.go_to_table(people, table.pk)
-        if first:
-            for player in ordered:
-                if player.games == 0 and player.no_shows == 0:
-                    notifications.notify(
-                        player.user_id,
-                        Notification.Kind.ARENA_TABLE,
-                        arena=arena.name,
-                        url=table.page_url(),
-                    )
+        for player in ordered:
+            if player.games == 0 and player.no_shows == 0:  # their first table of the arena
+                notifications.notify(
+                    player.user_id,
+                    Notification.Kind.ARENA_TABLE,
+                    arena=arena.name,
+                    url=table.page_url(),
+                )
     return table
 
 
