@@ -104,3 +104,16 @@ def test_the_podium_s_trophies_are_on_the_winners_profiles(client, make_arena, a
         'data-trophy="2">Second'
         in client.get(reverse("games:profile", args=["bob"])).content.decode()
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("es", "Unirse a la arena"), ("id", "Ikuti arena"), ("eo", "Aliĝi al la areno")],
+)
+def test_the_arena_page_speaks_the_visitor_s_language(
+    client, make_arena, alice, language, words
+) -> None:
+    arena = make_arena()
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+    assert words in client.get(reverse("arenas:arena", args=[arena.pk])).content.decode()
