@@ -1,7 +1,7 @@
 """``ws/arenas/<id>/``: an arena page's socket. It pushes the standings (``#arena-standings``)
 whenever they change (``arenas.services.broadcast.standings_changed``): each process reads them
-once per change for each of its pages, drawn for the page's person, whose own row is always
-shown."""
+once per change for all its pages and draws them once per language; each page's person has
+their own row marked, or shown below the first rows."""
 
 from __future__ import annotations
 
@@ -16,9 +16,12 @@ from arenas.models import Arena
 from arenas.services import broadcast
 from arenas.services.players import may_see
 from games.live import restarts
-from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT
+from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT, SharedReads
 from games.live.scope import language_of, user_of
 from games.services import broadcast as games_broadcast
+
+# The boards of the last few changes, read once for all of this process's arena pages.
+boards: SharedReads[presenters.Board] = SharedReads()
 
 
 def _visible(arena_id: int, user, invite: str) -> Arena | None:
@@ -72,11 +75,12 @@ class ArenaConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_SIGNED_OUT)
 
     async def arena_update(self, message: dict[str, Any]) -> None:
-        """The standings changed: drawn again for this page's person."""
-        arena, user, language = self.arena, self.user, self.language
-
-        def drawn() -> str:
-            with translation.override(language):
-                return presenters.standings_fragment(presenters.standings(arena, user))
-
-        await self.send(text_data=await database_sync_to_async(drawn)())
+        """The standings changed: read once for the process's pages (``key``), drawn once per
+        language, this page's person's row marked."""
+        arena_id = self.arena.pk
+        read = database_sync_to_async(presenters.read_board)
+        key = message.get("key") or ""
+        board = await (boards.get(key, lambda: read(arena_id)) if key else read(arena_id))
+        with translation.override(self.language):
+            html = presenters.board_fragment(board, self.user)
+        await self.send(text_data=html)

@@ -1,14 +1,20 @@
 """The arena's read side: its standings, its tables being played, its podium, drawn as the page
-shows them and as its socket pushes them (``#arena-standings``)."""
+shows them and as its socket pushes them (``#arena-standings``).
+
+An arena is read once per change for every page of a process (:func:`read_board`, shared by the
+socket's reads), and drawn once per language (:func:`board_fragment`); each page then has its
+person's own row marked, or added below the first rows when they are further down.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.html import escape
 
 from arenas import scoring
 from arenas.models import Arena, ArenaPlayer, ArenaTable
@@ -17,6 +23,7 @@ from games.models import Seat, Table
 
 # Rows of the standings a page shows; the viewer's own row is shown below them when further.
 SHOWN_ROWS = 50
+END_OF_ROWS = "<!-- arena-rows-end -->"
 
 
 @dataclass(frozen=True)
@@ -30,7 +37,7 @@ class Row:
     state: str
     state_label: str
     playing: bool
-    mine: bool
+    mine: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,8 @@ class TableRow:
 
 @dataclass(frozen=True)
 class Standings:
+    """The arena as one page shows it."""
+
     arena: Arena
     rows: tuple[Row, ...]
     mine: Row | None  # the viewer's row when it is not among ``rows``
@@ -56,13 +65,19 @@ class Standings:
         return f"{minutes}:{seconds:02d}"
 
 
-def standings(
-    arena: Arena, viewer: AbstractBaseUser | None, now: datetime | None = None
-) -> Standings:
-    """The arena as its page shows it to ``viewer``: two statements for the players and the
-    tables being played."""
+@dataclass
+class Board:
+    """The arena read once for every page: every row in order, nobody's marked."""
+
+    standings: Standings
+    every_row: tuple[Row, ...]
+    rendered: dict[str, str] = field(default_factory=dict)  # language -> the shared fragment
+
+
+def read_board(arena_id: int, now: datetime | None = None) -> Board:
+    """Three statements: the arena, its players, the people of its tables being played."""
     now = now or timezone.now()
-    arena.refresh_from_db()
+    arena = Arena.objects.get(pk=arena_id)
     players = list(ArenaPlayer.objects.filter(arena=arena).select_related("user"))
     running = list(
         ArenaTable.objects.filter(
@@ -76,9 +91,8 @@ def standings(
     ).values_list("table_id", "user_id", "user__username"):
         names.setdefault(table_id, []).append(username)
         playing.add(user_id)
-    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     shown = [p for p in final_order(players) if p.state != ArenaPlayer.State.REMOVED]
-    rows = [
+    rows = tuple(
         Row(
             rank=p.rank if p.rank is not None else index,
             username=p.user.get_username(),
@@ -89,12 +103,9 @@ def standings(
             state=p.state,
             state_label=str(p.get_state_display()),
             playing=p.user_id in playing,
-            mine=p.user_id == viewer_id,
         )
         for index, p in enumerate(shown, start=1)
-    ]
-    top = tuple(rows[:SHOWN_ROWS])
-    mine = next((row for row in rows[SHOWN_ROWS:] if row.mine), None)
+    )
     podium: tuple[Row, ...] = ()
     if arena.status == Arena.Status.FINISHED:
         podium = tuple(row for row in rows if row.games > 0)[:PODIUM]
@@ -103,17 +114,57 @@ def standings(
         left = max(0, int((arena.ends_at - now).total_seconds()))
     elif arena.status == Arena.Status.SCHEDULED:
         left = max(0, int((arena.starts_at - now).total_seconds()))
-    return Standings(
+    standings = Standings(
         arena=arena,
-        rows=top,
-        mine=mine,
+        rows=rows[:SHOWN_ROWS],
+        mine=None,
         tables=tuple(TableRow(t, tuple(names.get(t, ()))) for t in sorted(running)),
         podium=podium,
         seconds_left=left,
-        players=len(shown),
+        players=len(rows),
     )
+    return Board(standings, rows)
+
+
+def for_viewer(board: Board, viewer: AbstractBaseUser | None) -> Standings:
+    """The board as ``viewer`` sees it: their row marked, or shown below the first rows."""
+    name = viewer.get_username() if viewer is not None and viewer.is_authenticated else None
+    view = board.standings
+    if name is None:
+        return view
+    rows = tuple(replace(row, mine=True) if row.username == name else row for row in view.rows)
+    mine = None
+    if not any(row.mine for row in rows):
+        mine = next((replace(r, mine=True) for r in board.every_row if r.username == name), None)
+    return replace(view, rows=rows, mine=mine)
+
+
+def standings(arena: Arena, viewer: AbstractBaseUser | None, now: datetime | None = None):
+    """The arena as its page shows it to ``viewer``."""
+    return for_viewer(read_board(arena.pk, now), viewer)
 
 
 def standings_fragment(view: Standings) -> str:
     """``#arena-standings``: the time left, the podium, the standings and the tables."""
     return render_to_string("arenas/partials/standings.html", {"view": view})
+
+
+def board_fragment(board: Board, viewer: AbstractBaseUser | None) -> str:
+    """``#arena-standings`` for ``viewer``, from the board drawn once per language."""
+    language = translation.get_language() or ""
+    html = board.rendered.get(language)
+    if html is None:
+        html = board.rendered[language] = standings_fragment(board.standings)
+    view = for_viewer(board, viewer)
+    mine = next((row for row in view.rows if row.mine), None)
+    if mine is not None:
+        plain = f'<tr class="arena-row" data-player="{escape(mine.username)}">'
+        marked = (
+            f'<tr class="arena-row arena-row--mine" data-player="{escape(mine.username)}"'
+            ' aria-current="true">'
+        )
+        return html.replace(plain, marked, 1)
+    if view.mine is not None:
+        row = render_to_string("arenas/partials/standings_row.html", {"row": view.mine})
+        return html.replace(END_OF_ROWS, row + END_OF_ROWS, 1)
+    return html

@@ -64,5 +64,37 @@ def test_the_viewer_s_own_row_is_shown_below_the_first_rows(make_arena, monkeypa
     view = presenters.standings(arena, people[4])
     assert [row.username for row in view.rows] == ["p0", "p1"]
     assert view.mine is not None and view.mine.username == "p4" and view.mine.rank == 5
-    html = presenters.standings_fragment(view)
-    assert html.count("<tr class=") == 3 and 'data-player="p4" aria-current="true"' in html
+    for html in (
+        presenters.standings_fragment(view),
+        presenters.board_fragment(presenters.read_board(arena.pk), people[4]),
+    ):
+        assert html.count("<tr class=") == 3 and 'data-player="p4" aria-current="true"' in html
+
+
+async def test_one_read_per_change_for_every_page_each_with_its_own_row(
+    make_arena, alice, bob, carol, monkeypatch
+) -> None:
+    arena = await database_sync_to_async(make_arena)()
+    for person in (alice, bob):
+        await join(arena.pk, person)
+    pages = []
+    for person in (alice, bob):
+        page = await arena_page(arena, person)
+        assert (await page.connect())[0]
+        await page.receive_from(timeout=2)
+        pages.append(page)
+    reads = []
+    read_board = presenters.read_board
+    monkeypatch.setattr(
+        presenters, "read_board", lambda *args: reads.append(args) or read_board(*args)
+    )
+
+    await join(arena.pk, carol)
+
+    alices, bobs = [await page.receive_from(timeout=2) for page in pages]
+    assert len(reads) == 1
+    assert 'data-player="alice" aria-current="true"' in alices
+    assert 'data-player="bob" aria-current="true"' not in alices
+    assert 'data-player="bob" aria-current="true"' in bobs and 'data-player="carol"' in bobs
+    for page in pages:
+        await page.disconnect()
