@@ -145,6 +145,10 @@ def test_four_people_play_an_arena_and_see_the_standings_and_the_podium_live(
     first_round = sent_to_tables(site_server, pages, seen)
     assert len(first_round) == 2
     expect(watcher.locator(".arena-tables li")).to_have_count(2, timeout=TIMEOUT)
+    # The time left counts down on the page between pushes (js/arena.js).
+    clock = watcher.locator("#arena-standings [data-clock]")
+    counted = clock.inner_text()
+    expect(clock).not_to_have_text(counted, timeout=TIMEOUT)
     play_round(site_server, first_round)
 
     winners = [name for name, page in pages.items() if any(page is w for w, _l in first_round)]
