@@ -28,7 +28,6 @@ State = ArenaPlayer.State
 # A player sent to a table who has neither opened it nor played within this is a no-show.
 NO_SHOW_AFTER = timedelta(seconds=30)
 NO_SHOWS_TO_WITHDRAW = 2  # in a row
-SWEEP_SECONDS = 2.0
 
 
 def game_ended(table_id: int, ending: str, winner: int | None, now: datetime | None = None) -> bool:

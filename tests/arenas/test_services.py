@@ -338,3 +338,47 @@ def test_a_reminder_a_few_minutes_before_the_start_once(make_arena, alice) -> No
     assert events.remind(timezone.now()) == 0
     note = Notification.objects.get(recipient=alice)
     assert note.kind == Notification.Kind.ARENA_STARTING and note.data["url"] == arena.page_url()
+
+
+def test_a_private_arena_by_someone_with_enough_finished_games_is_reached_by_its_link(
+    alice, bob
+) -> None:
+    for number in range(players.GAMES_TO_CREATE):
+        table = Table.objects.create(
+            name=f"Old {number}", host=alice, seat_count=2, status=Table.Status.FINISHED
+        )
+        Seat.objects.create(table=table, position=0, user=alice)
+        Seat.objects.create(table=table, position=1, user=bob)
+    arena = players.create_private(
+        alice,
+        name="Friday friends",
+        starts_at=timezone.now() + timedelta(hours=1),
+        minutes=30,
+        seats=3,
+        turn_seconds=None,
+    )
+    assert arena.private and arena.created_by == alice and arena.seats == 3
+    assert ArenaPlayer.objects.get(arena=arena).user == alice  # its creator joined it
+    assert arena.page_url().endswith(f"?invite={arena.invite_token}")
+    with pytest.raises(ServiceError) as refused:
+        players.create_private(
+            alice, name="Too long", starts_at=timezone.now(), minutes=5, seats=2, turn_seconds=30
+        )
+    assert refused.value.code == "bad_request"
+
+
+def test_people_are_told_of_their_first_table_only(
+    make_arena, alice, bob, rig, django_capture_on_commit_callbacks
+) -> None:
+    from social.models import Notification
+
+    arena = make_arena()
+    joined(arena, alice, bob)
+    [table] = seat_all(arena)
+    tables_told = Notification.objects.filter(kind=Notification.Kind.ARENA_TABLE)
+    assert sorted(tables_told.values_list("recipient", flat=True)) == sorted([alice.pk, bob.pk])
+    assert {note.data["url"] for note in tables_told} == {table.page_url()}
+    with django_capture_on_commit_callbacks(execute=True):
+        won_by_seat_zero(table, rig)
+    seat_all(arena, 60)
+    assert tables_told.count() == 2
