@@ -35,9 +35,13 @@ class Row:
     on_fire: bool
     games: int
     state: str
-    state_label: str
     playing: bool
     mine: bool = False
+
+    @property
+    def state_label(self) -> str:
+        """The player's state in the active language (a board is drawn in each language)."""
+        return str(ArenaPlayer.State(self.state).label)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,22 @@ class Standings:
         return f"{minutes}:{seconds:02d}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A player's row as read, in the order ``final_order`` sorts."""
+
+    pk: int
+    user_id: int
+    username: str
+    rating: int
+    points: int
+    streak: int
+    games: int
+    state: str
+    rank: int | None
+    joined_at: datetime
+
+
 @dataclass
 class Board:
     """The arena read once for every page: every row in order, nobody's marked."""
@@ -78,7 +98,21 @@ def read_board(arena_id: int, now: datetime | None = None) -> Board:
     """Three statements: the arena, its players, the people of its tables being played."""
     now = now or timezone.now()
     arena = Arena.objects.get(pk=arena_id)
-    players = list(ArenaPlayer.objects.filter(arena=arena).select_related("user"))
+    players = [
+        _Placed(*values)
+        for values in ArenaPlayer.objects.filter(arena=arena).values_list(
+            "pk",
+            "user_id",
+            "user__username",
+            "rating",
+            "points",
+            "streak",
+            "games",
+            "state",
+            "rank",
+            "joined_at",
+        )
+    ]
     running = list(
         ArenaTable.objects.filter(
             arena=arena, table__status__in=(Table.Status.OPEN, Table.Status.PLAYING)
@@ -95,13 +129,12 @@ def read_board(arena_id: int, now: datetime | None = None) -> Board:
     rows = tuple(
         Row(
             rank=p.rank if p.rank is not None else index,
-            username=p.user.get_username(),
+            username=p.username,
             rating=p.rating,
             points=p.points,
             on_fire=scoring.on_fire(p.streak),
             games=p.games,
             state=p.state,
-            state_label=str(p.get_state_display()),
             playing=p.user_id in playing,
         )
         for index, p in enumerate(shown, start=1)

@@ -71,7 +71,7 @@ def test_the_viewer_s_own_row_is_shown_below_the_first_rows(make_arena, monkeypa
         assert html.count("<tr class=") == 3 and 'data-player="p4" aria-current="true"' in html
 
 
-async def test_one_read_per_change_for_every_page_each_with_its_own_row(
+async def test_changes_close_together_are_one_read_for_every_page_each_with_its_own_row(
     make_arena, alice, bob, carol, monkeypatch
 ) -> None:
     arena = await database_sync_to_async(make_arena)()
@@ -90,9 +90,13 @@ async def test_one_read_per_change_for_every_page_each_with_its_own_row(
     )
 
     await join(arena.pk, carol)
+    await database_sync_to_async(players.pause)(arena.pk, alice)
 
     alices, bobs = [await page.receive_from(timeout=2) for page in pages]
     assert len(reads) == 1
+    for page in pages:
+        assert await page.receive_nothing(timeout=0.7)
+    assert "(Paused)" in alices
     assert 'data-player="alice" aria-current="true"' in alices
     assert 'data-player="bob" aria-current="true"' not in alices
     assert 'data-player="bob" aria-current="true"' in bobs and 'data-player="carol"' in bobs

@@ -25,3 +25,4 @@ def test_it_pairs_and_seats_a_full_arena_and_reports_each_part_of_the_wave() -> 
     report = out.getvalue()
     assert "30 waiting in an arena of tables of 3, median of 2 runs" in report
     assert re.search(r"\+ 10 tables written, games started\) +[\d.]+ ms", report)
+    assert re.search(r"read once [\d.]+ ms, drawn for 30 pages [\d.]+ ms", report)

@@ -4,7 +4,9 @@ Fills one running arena with ``--people`` made-up players (scores spread as a ru
 are, each kept apart from the players of their last table, waits of up to half a minute), then
 times, side by side in one run: the pairing alone (``arenas.pairing.pair``), reading the pool
 and pairing it, and the whole wave (``arenas.services.waves.wave``: reading, pairing and writing
-each table, ``TABLES_PER_WAVE`` at most, with its seats and its started game). Run it on a
+each table, ``TABLES_PER_WAVE`` at most, with its seats and its started game); then what one
+change of the standings costs a process serving ``--pages`` arena pages: the standings read once
+(``presenters.read_board``) and drawn for each page's person (``board_fragment``). Run it on a
 throwaway database (the Makefile target does).
 """
 
@@ -21,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
-from arenas import pairing
+from arenas import pairing, presenters
 from arenas.models import Arena, ArenaPlayer
 from arenas.services import waves
 from games import clock
@@ -43,10 +45,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--people", type=int, default=1000, help="waiting (default 1000)")
         parser.add_argument("--seats", type=int, default=2, help="players per table (2–6)")
+        parser.add_argument(
+            "--pages", type=int, default=300, help="arena pages one change is drawn for (300)"
+        )
         parser.add_argument("--runs", type=int, default=3, help="runs; the median is printed")
         parser.add_argument("--seed", type=int, default=1, help="the made-up players' seed")
 
-    def handle(self, *args, people: int, seats: int, runs: int, seed: int, **options) -> None:
+    def handle(
+        self, *args, people: int, seats: int, pages: int, runs: int, seed: int, **options
+    ) -> None:
         if people < 2 or runs < 1 or not 2 <= seats <= 6:
             raise CommandError("--people at least 2, --runs at least 1, --seats 2 to 6")
         users = self._players(people)
@@ -54,14 +61,33 @@ class Command(BaseCommand):
         done = [self._run(users, seats, rng) for _run in range(runs)]
         pair, read, wave = (statistics.median(run[i] for run in done) for i in range(3))
         tables = statistics.median(run[3] for run in done)
+        read_once, drawn = self._push(users[:pages], runs)
         self.stdout.write(
             f"{connection.vendor}: {people:,} waiting in an arena of tables of {seats}, "
             f"median of {runs} runs\n"
             f"  pairing alone            {pair * 1000:8.1f} ms\n"
             f"  reading + pairing        {read * 1000:8.1f} ms\n"
             f"  whole wave (+ {tables:,.0f} tables written, games started) "
-            f"{wave * 1000:8.1f} ms, {wave * 1000 / max(tables, 1):.2f} ms a table"
+            f"{wave * 1000:8.1f} ms, {wave * 1000 / max(tables, 1):.2f} ms a table\n"
+            f"  one standings change: read once {read_once * 1000:.1f} ms, drawn for "
+            f"{min(pages, people):,} pages {drawn * 1000:.1f} ms "
+            f"({drawn * 1e6 / max(min(pages, people), 1):.0f} µs a page)"
         )
+
+    def _push(self, viewers: list, runs: int) -> tuple[float, float]:
+        """The median seconds to read the arena's standings once, and to draw them for every
+        viewer, as a process's arena pages do on one change."""
+        arena = Arena.objects.get()
+        reads, draws = [], []
+        for _run in range(runs):
+            start = time.perf_counter()
+            board = presenters.read_board(arena.pk)
+            read = time.perf_counter()
+            for viewer in viewers:
+                presenters.board_fragment(board, viewer)
+            reads.append(read - start)
+            draws.append(time.perf_counter() - read)
+        return statistics.median(reads), statistics.median(draws)
 
     def _run(self, users: list, seats: int, rng: random.Random) -> tuple[float, float, float, int]:
         arena, now = self._fill(users, seats, rng)
