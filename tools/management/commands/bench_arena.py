@@ -7,7 +7,8 @@ and pairing it, and the whole wave (``arenas.services.waves.wave``: reading, pai
 each table, ``TABLES_PER_WAVE`` at most, with its seats and its started game); then what one
 change of the standings costs a process serving ``--pages`` arena pages: the standings read once
 (``presenters.read_board``) and drawn for each page's person (``board_fragment``). Run it on a
-throwaway database (the Makefile target does).
+throwaway database (the Makefile target does). Last, each seated table's end is heard as if
+its seat 0 had won (``results.game_ended``): what a game's end adds to the move that ends it.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from django.utils import timezone
 
 from arenas import pairing, presenters
 from arenas.models import Arena, ArenaPlayer
-from arenas.services import waves
+from arenas.services import results, waves
 from games import clock
 from games.live.server import LiveSide
 from games.models import Table
 from games.services import broadcast
+from games.services.finish import Ending
 
 LONGEST_WAIT = 30.0  # seconds
 TOP_SCORE = 40
@@ -57,6 +59,7 @@ class Command(BaseCommand):
         if people < 2 or runs < 1 or not 2 <= seats <= 6:
             raise CommandError("--people at least 2, --runs at least 1, --seats 2 to 6")
         users = self._players(people)
+        self.scoring: list[float] = []
         rng = random.Random(seed)
         done = [self._run(users, seats, rng) for _run in range(runs)]
         pair, read, wave = (statistics.median(run[i] for run in done) for i in range(3))
@@ -69,6 +72,7 @@ class Command(BaseCommand):
             f"  reading + pairing        {read * 1000:8.1f} ms\n"
             f"  whole wave (+ {tables:,.0f} tables written, games started) "
             f"{wave * 1000:8.1f} ms, {wave * 1000 / max(tables, 1):.2f} ms a table\n"
+            f"  a game's end scored       {statistics.median(self.scoring) * 1000:8.2f} ms\n"
             f"  one standings change: read once {read_once * 1000:.1f} ms, drawn for "
             f"{min(pages, people):,} pages {drawn * 1000:.1f} ms "
             f"({drawn * 1e6 / max(min(pages, people), 1):.0f} µs a page)"
@@ -99,6 +103,10 @@ class Command(BaseCommand):
         read = time.perf_counter()
         tables = async_to_sync(_wave_as_the_web_clock_runs_it)(arena, now)
         waved = time.perf_counter()
+        for table in tables:  # each game's end heard: seat 0 won, the others behind
+            results.game_ended(table.pk, Ending.WON, 0, now)
+        scored = time.perf_counter()
+        self.scoring.append((scored - waved) / max(len(tables), 1))
         return paired - start, read - paired, waved - read, len(tables)
 
     def _players(self, count: int) -> list:
