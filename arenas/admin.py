@@ -4,6 +4,8 @@ or cancel an arena (each in the moderation log, ``arenas.services.moderating``).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
@@ -50,8 +52,6 @@ class ArenaAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj: Arena, form, change) -> None:
         if obj.starts_at is not None:
-            from datetime import timedelta
-
             obj.ends_at = obj.starts_at + timedelta(minutes=obj.minutes)
         if not change:
             obj.created_by = request.user
