@@ -35,28 +35,31 @@ def make_scheduled(now: datetime) -> list[Arena]:
     made = []
     for schedule in ArenaSchedule.objects.filter(active=True):
         step = EVERY[schedule.every]
+        start = schedule.next_start
+        while start <= now:
+            start += step
+        due = start - MADE_AHEAD[schedule.every] <= now
+        after = start + step if due else start
         with transaction.atomic():
-            locked = ArenaSchedule.objects.select_for_update().get(pk=schedule.pk)
-            while locked.next_start <= now:
-                locked.next_start += step
-            if locked.next_start - MADE_AHEAD[locked.every] > now:
-                locked.save(update_fields=["next_start"])
+            # Claimed by one conditional UPDATE: of two clocks, one moves the schedule on.
+            claimed = ArenaSchedule.objects.filter(
+                pk=schedule.pk, next_start=schedule.next_start
+            ).update(next_start=after)
+            if not claimed or not due:
                 continue
             made.append(
                 Arena.objects.create(
-                    name=locked.name,
-                    starts_at=locked.next_start,
-                    minutes=locked.minutes,
-                    seats=locked.seats,
-                    turn_seconds=locked.turn_seconds,
-                    tournament=locked.tournament,
-                    rated=locked.rated,
-                    bots_allowed=locked.bots_allowed,
-                    schedule=locked,
+                    name=schedule.name,
+                    starts_at=start,
+                    minutes=schedule.minutes,
+                    seats=schedule.seats,
+                    turn_seconds=schedule.turn_seconds,
+                    tournament=schedule.tournament,
+                    rated=schedule.rated,
+                    bots_allowed=schedule.bots_allowed,
+                    schedule=schedule,
                 )
             )
-            locked.next_start += step
-            locked.save(update_fields=["next_start"])
     return made
 
 

@@ -46,10 +46,9 @@ def _game_ended(table_id: int, ending: str, winner: int | None, now: datetime) -
             .filter(table_id=table_id, scored=False)
             .first()
         )
-        if arena_table is None:
+        # Scored once, by whichever comes first (one conditional UPDATE: SQLite locks no row).
+        if arena_table is None or not _claim(arena_table):
             return False
-        arena_table.scored = True
-        arena_table.save(update_fields=["scored"])
         arena = arena_table.arena
         seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
         people = {seat.position: seat.replaced_user_id or seat.user_id for seat in seats}
@@ -83,6 +82,13 @@ def _game_ended(table_id: int, ending: str, winner: int | None, now: datetime) -
             player.save()
         broadcast.standings_changed(arena.pk)
     return True
+
+
+def _claim(arena_table: ArenaTable) -> bool:
+    """Mark the table scored; False if something else scored it first."""
+    claimed = ArenaTable.objects.filter(pk=arena_table.pk, scored=False).update(scored=True)
+    arena_table.scored = True
+    return claimed == 1
 
 
 def _record(
@@ -191,8 +197,8 @@ def _abort(table_id: int, missing: set[int], now: datetime) -> bool:
         missing = absent_from([table_id], now).get(table_id, set())  # asked again, locked
         if not missing:
             return False
-        arena_table.scored = True
-        arena_table.save(update_fields=["scored"])
+        if not _claim(arena_table):
+            return False
         arena = arena_table.arena
         seats = list(Seat.objects.filter(table=table, user__isnull=False))
         players = ArenaPlayer.objects.select_for_update().filter(

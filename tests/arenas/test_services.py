@@ -382,3 +382,31 @@ def test_people_are_told_of_their_first_table_only(
         won_by_seat_zero(table, rig)
     seat_all(arena, 60)
     assert tables_told.count() == 2
+
+
+def test_a_schedule_whose_start_has_passed_moves_to_the_next_one_to_come(db) -> None:
+    from arenas.models import ArenaSchedule
+
+    now = timezone.now()
+    schedule = ArenaSchedule.objects.create(
+        name="Daily", every=ArenaSchedule.Every.DAY, next_start=now - timedelta(days=3, hours=2)
+    )
+    [made] = events.make_scheduled(now)
+    assert now < made.starts_at <= now + timedelta(days=1)
+    schedule.refresh_from_db()
+    assert schedule.next_start == made.starts_at + timedelta(days=1)
+
+
+@pytest.mark.usefixtures("nobody_connected")
+def test_a_no_show_s_table_is_scored_once_though_its_end_is_heard_after(
+    make_arena, alice, bob, django_capture_on_commit_callbacks
+) -> None:
+    arena = make_arena()
+    joined(arena, alice, bob)
+    [table] = seat_all(arena)
+    presence.socket_opened(table.pk, alice)
+    with django_capture_on_commit_callbacks(execute=True):  # the abort's game_ended heard too
+        results.sweep_no_shows(table.created_at + results.NO_SHOW_AFTER + timedelta(seconds=1))
+    assert ArenaResult.objects.count() == 1
+    assert not results.game_ended(table.pk, finish.Ending.ABORTED, None)
+    assert ArenaPlayer.objects.get(user=alice).waiting_since is not None
