@@ -146,8 +146,8 @@ def finish_arena(arena_id: int, now: datetime, status: str = Arena.Status.FINISH
 
 def tick(now: datetime | None = None) -> None:
     """Everything the arenas owe by ``now``: the schedules' arenas, the reminders, the starts,
-    the ends, the waves of the running arenas and the no-shows. One part's failure is logged
-    and the others go on."""
+    the ends, the waves of the running arenas, the leavers and the no-shows. One part's failure
+    is logged and the others go on."""
     now = now or timezone.now()
     for part in (make_scheduled, remind, start_due, finish_due):
         try:
@@ -159,7 +159,8 @@ def tick(now: datetime | None = None) -> None:
             waves.wave(arena, now)
         except Exception:
             logger.exception("the wave of arena %s failed", arena.pk)
-    try:
-        results.sweep_no_shows(now)
-    except Exception:
-        logger.exception("the arenas' no-shows were not swept")
+    for sweep in (results.pause_leavers, results.sweep_no_shows):
+        try:
+            sweep(now)
+        except Exception:
+            logger.exception("the arenas' clock failed: %s", sweep.__name__)

@@ -70,9 +70,12 @@ def _game_ended(table_id: int, ending: str, winner: int | None, now: datetime) -
             left = set(people)  # nobody stayed to the end
         else:  # aborted by a moderator: it counts for no one
             ranks = None
+        # Those who left and were scored for it already (``pause_leavers``) may play elsewhere
+        # by now: their place is theirs.
+        done = set(ArenaResult.objects.filter(table=arena_table).values_list("player", flat=True))
         for position, user_id in people.items():
             player = players.get(user_id)
-            if player is None:
+            if player is None or player.pk in done:
                 continue
             gone = position in left
             if ranks is not None and counts:
@@ -123,6 +126,54 @@ def _back_to_pool(player: ArenaPlayer, arena: Arena, now: datetime, *, paused: b
     if not paused:
         player.no_shows = 0
     player.waiting_since = now if running and player.state == State.ACTIVE else None
+
+
+# ---------------------------------------------------------------------------- leavers
+
+
+def pause_leavers(now: datetime | None = None) -> int:
+    """Score 0 and pause, at once, each player who left a running arena game (a bot took their
+    seat): they are free to come back and play on while the game goes on without them. Each
+    leaver once (their result is the mark); how many."""
+    now = now or timezone.now()
+    gone = Seat.objects.filter(
+        table__arena_table__scored=False,
+        table__status=Table.Status.PLAYING,
+        replaced_user__isnull=False,
+    ).values_list("table__arena_table", "replaced_user_id", "table__seat_count")
+    scored = set(
+        ArenaResult.objects.filter(
+            table__scored=False, table__table__status=Table.Status.PLAYING, left=True
+        ).values_list("table_id", "player__user_id")
+    )
+    paused = 0
+    for arena_table_id, user_id, seats in gone:
+        if (arena_table_id, user_id) in scored:
+            continue
+        if retried_while_locked(lambda t=arena_table_id, u=user_id, k=seats: _left(t, u, k, now)):
+            paused += 1
+    return paused
+
+
+def _left(arena_table_id: int, user_id: int, seats: int, now: datetime) -> bool:
+    with transaction.atomic():
+        arena_table = ArenaTable.objects.select_related("arena").get(pk=arena_table_id)
+        player = (
+            ArenaPlayer.objects.select_for_update()
+            .filter(arena=arena_table.arena, user_id=user_id)
+            .first()
+        )
+        if player is None or ArenaResult.objects.filter(table=arena_table, player=player).exists():
+            return False
+        arena = arena_table.arena
+        if arena.status == Arena.Status.RUNNING and arena.ends_at > now:
+            _record(arena_table, player, [0] * seats, 0, left=True)
+        if player.state == State.ACTIVE:
+            player.state = State.PAUSED
+        player.waiting_since = None
+        player.save()
+        broadcast.standings_changed(arena.pk)
+    return True
 
 
 # ---------------------------------------------------------------------------- no-shows

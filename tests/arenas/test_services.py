@@ -213,12 +213,19 @@ def test_leavers_score_zero_and_are_paused(
     joined(arena, alice, bob, carol)
     [table] = seat_all(arena)
     leaver = Seat.objects.get(table=table, position=2).user
-    with django_capture_on_commit_callbacks(execute=True):
-        tables.leave_table(table.pk, leaver)
-        play_to_the_end(table)
+    tables.leave_table(table.pk, leaver)
+    assert results.pause_leavers() == 1  # at once, as the clock looks
+    assert results.pause_leavers() == 0  # once
     place = ArenaPlayer.objects.get(user=leaver)
     assert place.points == 0 and place.state == State.PAUSED and place.waiting_since is None
-    assert ArenaResult.objects.get(player=place).left
+    assert place.games == 1 and ArenaResult.objects.get(player=place).left
+    players.resume(arena.pk, leaver)  # back while the game goes on without them
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_the_end(table)
+    place.refresh_from_db()
+    assert place.state == State.ACTIVE and place.waiting_since is not None
+    assert ArenaResult.objects.filter(player=place).count() == 1 and place.games == 1
+    assert ArenaResult.objects.count() == 3
 
 
 def test_the_streak_doubles_the_third_win_in_a_row(
