@@ -102,3 +102,25 @@ def test_moderators_create_a_site_arena_and_a_schedule_in_the_admin(client, mode
     )
     assert scheduled.status_code == 302
     assert ArenaSchedule.objects.get().every == ArenaSchedule.Every.HOUR
+
+
+def test_an_arena_ban_is_a_sanction_moderators_impose_and_lift(
+    make_arena, alice, moderator
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import Sanction
+    from moderation import actions
+
+    arena = make_arena()
+    sanction = actions.impose_sanction(
+        moderator, alice, Sanction.Kind.ARENA_BAN, "Arena no-shows", timezone.now() + timedelta(1)
+    )
+    assert ModerationLog.objects.get().action == ModerationLog.Action.SANCTION
+    with pytest.raises(ServiceError) as refused:
+        players.join(arena.pk, alice)
+    assert "banned you from arenas until" in refused.value.message
+    actions.lift_sanction(moderator, sanction, "Appeal granted")
+    assert players.join(arena.pk, alice).state == ArenaPlayer.State.ACTIVE
