@@ -63,7 +63,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-admin bench-load bench-flood bench-social system-deps messages clean
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -73,6 +73,7 @@ help:
 	@echo "make bench-bots  the bot levels against each other in the arena (ARGS='--jobs 2')"
 	@echo "make bench-site  moves per second through the site's services"
 	@echo "make bench-match quick match's wave with 2,000 waiting (ARGS='--people 5000 --pool party-30')"
+	@echo "make bench-arena an arena's wave with 1,000 waiting (ARGS='--people 2000 --seats 4')"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
@@ -222,6 +223,11 @@ bench-site: $(VENV)/.stamp-run
 	$(TOOLS) $(BIN)/python manage.py bench_site; status=$$?; rm -rf "$$folder"; exit $$status
 
 # Quick match's wave with thousands waiting in one pool, on a throwaway SQLite database.
+bench-arena: $(VENV)/.stamp-run
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(TOOLS) $(BIN)/python manage.py bench_arena $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+
 bench-match: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \

@@ -34,6 +34,7 @@ class Sanction(models.Model):
         CHAT_MUTE = "chat_mute", _("Chat mute")
         PLAY_BAN = "play_ban", _("Play ban")
         ACCOUNT_BAN = "account_ban", _("Account ban")
+        ARENA_BAN = "arena_ban", _("Arena ban")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"

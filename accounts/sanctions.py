@@ -42,6 +42,10 @@ REFUSALS = {
         _("A moderator has banned you from playing."),
         _("A moderator has banned you from playing until %(until)s."),
     ),
+    Sanction.Kind.ARENA_BAN: (
+        _("A moderator has banned you from arenas."),
+        _("A moderator has banned you from arenas until %(until)s."),
+    ),
 }
 
 

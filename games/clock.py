@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -34,7 +34,9 @@ from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from games.models import Game
 from games.services import abandon, challenges, moves, no_shows, quickmatch, thinking
@@ -83,9 +85,16 @@ class Clock:
     database thread, and its sweeps, each taken at most so often."""
 
     def __init__(
-        self, *, thinkers: Executor | None = None, think_budget: float = THINK_BUDGET
+        self,
+        *,
+        thinkers: Executor | None = None,
+        think_budget: float = THINK_BUDGET,
+        jobs: Sequence[Callable[[datetime | None], object]] = (),
     ) -> None:
         self.think_budget = think_budget
+        # What the apps above the games run on every tick (``configured_jobs``), on the clock's
+        # database thread, each paced by itself.
+        self.jobs = tuple(jobs)
         self._thinkers = thinkers
         # The clock's own database thread: its reads and writes never queue in front of the
         # people's (a web process's views and sockets share one database thread; a burst of due
@@ -138,6 +147,7 @@ class Clock:
         await self.on_thread(self.match_pools)(now)
         await self.on_thread(self.sweep_no_shows)(now)
         await self.on_thread(self.sweep_challenges)(now)
+        await self.on_thread(self.run_jobs)(now)
         return len(due)
 
     async def _advance_logged(self, game_id: int, now: datetime | None) -> None:
@@ -228,6 +238,15 @@ class Clock:
             logger.exception("the game clock could not close the expired challenges")
         return expired
 
+    def run_jobs(self, now: datetime | None = None) -> None:
+        """The clock's extra jobs (``jobs``), each given the tick's time; a failure is logged
+        and the others go on."""
+        for job in self.jobs:
+            try:
+                job(now)
+            except Exception:
+                logger.exception("the game clock's job %s failed", job)
+
     def match_pools(self, now: datetime | None = None) -> int:
         """Quick match's wave, when it is this clock's turn (``quickmatch.wave``); how many
         tables it seated. A failure is logged and the clock goes on."""
@@ -268,6 +287,12 @@ def _resumed(steps: Advancing, choice: dict[str, Any] | None) -> BotTurn | None:
         return steps.send(choice)  # type: ignore[arg-type]
     except StopIteration:
         return None
+
+
+def configured_jobs() -> list[Callable[[datetime | None], object]]:
+    """The extra jobs ``settings.CLOCK_JOBS`` names (dotted paths), for every clock: the games
+    do not know the apps above them, the settings do."""
+    return [import_string(path) for path in getattr(settings, "CLOCK_JOBS", ())]
 
 
 def start_with_server(clock: Clock) -> None:

@@ -98,6 +98,8 @@ class ModerationLog(AppendOnly):
         WATCH = "watch", _("Watched a table")
         VERIFY = "verify", _("Verified a game")
         VOID_RATING = "void_rating", _("Voided a game's rating")
+        ARENA_REMOVE = "arena_remove", _("Removed a player from an arena")
+        ARENA_CANCEL = "arena_cancel", _("Cancelled an arena")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True

@@ -124,6 +124,8 @@ class Notification(models.Model):
         REMATCH_OFFERED = "rematch_offered", _("Rematch offered")
         NEW_FOLLOWER = "new_follower", _("New follower")
         REPORT_HANDLED = "report_handled", _("Report handled")
+        ARENA_STARTING = "arena_starting", _("Arena starting")
+        ARENA_TABLE = "arena_table", _("Arena table")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -38,6 +38,8 @@ WORDS = {
     Kind.REMATCH_OFFERED: _("%(by)s offers to play again."),
     Kind.NEW_FOLLOWER: _("%(by)s follows you."),
     Kind.REPORT_HANDLED: _("A moderator handled your report about %(about)s."),
+    Kind.ARENA_STARTING: _("The arena %(arena)s starts in %(minutes)s minutes."),
+    Kind.ARENA_TABLE: _("The arena %(arena)s has begun: your table is ready."),
 }
 # The challenger's own words when their challenge expired.
 YOURS_EXPIRED = _("Your challenge expired.")

@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from arenas import routing as arena_routing  # noqa: E402
 from games import clock  # noqa: E402
 from games.live import restarts, routing  # noqa: E402
 from games.live.limits import RefuseFlooders  # noqa: E402
@@ -20,7 +21,7 @@ from lib.metrics import CountSockets  # noqa: E402
 from lib.origins import SameOriginValidator  # noqa: E402
 
 # The websockets and the process's live side: the table hub they share, which the services tell.
-live = routing.application()
+live = routing.application(arena_routing.websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
@@ -34,6 +35,6 @@ application = ProtocolTypeRouter(
 # The live side first: the clock's first move already goes through its hub.
 live.start_with_server()
 if settings.CLOCK_IN_WEB:
-    clock.start_with_server(clock.Clock())
+    clock.start_with_server(clock.Clock(jobs=clock.configured_jobs()))
 # On SIGTERM the sockets are closed for a restart (1012) and reconnect elsewhere, not dropped.
 restarts.stop_gently_with_server()

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "social",
     "games",
     "moderation",
+    "arenas",
 ]
 
 MIDDLEWARE = [
@@ -127,6 +128,9 @@ ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20, min
 # Each web process plays the bots' moves and the turn timeouts as they fall due (games/clock.py).
 # Off (0) when `manage.py run_clock` runs as a process of its own, which needs REDIS_URL.
 CLOCK_IN_WEB = env_bool("CLOCK_IN_WEB", default=True)
+# What else every clock runs on its ticks (the web processes' and manage.py run_clock's): dotted
+# paths of functions taking the tick's time (games.clock.configured_jobs).
+CLOCK_JOBS = ["arenas.clock.tick"]
 
 # Every process logs to stderr from INFO up, LOG_FORMAT=text (a line each) or json (one JSON object
 # a line), with the table and game of a move (lib/logs.py). The health check's 503 is the answer

@@ -1,6 +1,8 @@
 """Websocket routes (ws/lobby/, ws/tables/<id>/, ws/pool/, ws/site/), mounted by
 taki_site.asgi under the site's auth middleware (``games.live.scope.visitor_stack``)."""
 
+from collections.abc import Sequence
+
 from channels.routing import URLRouter
 from django.urls import URLPattern, path
 
@@ -17,7 +19,8 @@ websocket_urlpatterns: list[URLPattern] = [
 ]
 
 
-def application() -> LiveSide:
-    """The site's websockets, with a live side of their own: the table hub their table sockets
-    share, made on the event loop that serves them (``games.live.server``)."""
-    return LiveSide(URLRouter(websocket_urlpatterns))
+def application(extra: Sequence[URLPattern] = ()) -> LiveSide:
+    """The site's websockets, and the ``extra`` routes of the apps above the games (given by
+    taki_site.asgi), with a live side of their own: the table hub their table sockets share,
+    made on the event loop that serves them (``games.live.server``)."""
+    return LiveSide(URLRouter([*websocket_urlpatterns, *extra]))

@@ -13,6 +13,7 @@ from tests.tools.test_bench_load import ROOT
 
 BENCHMARKS = {
     "bench_admin",
+    "bench_arena",
     "bench_flood",
     "bench_load",
     "bench_match",

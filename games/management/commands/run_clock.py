@@ -42,7 +42,7 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())
         clock.logger.info("the game clock is running in this process, every %s s", interval)
         played = 0
-        this = clock.Clock()
+        this = clock.Clock(jobs=clock.configured_jobs())
         while not stop.is_set():
             close_old_connections()  # a long-lived process: drop connections gone bad
             try:
@@ -50,6 +50,7 @@ class Command(BaseCommand):
                 this.match_pools()
                 this.sweep_no_shows()
                 this.sweep_challenges()
+                this.run_jobs()
                 played += this.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")
