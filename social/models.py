@@ -124,6 +124,8 @@ class Notification(models.Model):
         REMATCH_OFFERED = "rematch_offered", _("Rematch offered")
         NEW_FOLLOWER = "new_follower", _("New follower")
         REPORT_HANDLED = "report_handled", _("Report handled")
+        YOUR_MOVE = "your_move", _("Your move")
+        MOVE_REMINDER = "move_reminder", _("Less than a day left")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -38,6 +38,8 @@ WORDS = {
     Kind.REMATCH_OFFERED: _("%(by)s offers to play again."),
     Kind.NEW_FOLLOWER: _("%(by)s follows you."),
     Kind.REPORT_HANDLED: _("A moderator handled your report about %(about)s."),
+    Kind.YOUR_MOVE: _("Your move at %(table)s."),
+    Kind.MOVE_REMINDER: _("Less than a day left for your move at %(table)s."),
 }
 # The challenger's own words when their challenge expired.
 YOURS_EXPIRED = _("Your challenge expired.")
