@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "social.context_processors.bell",
+                "games.context_processors.your_move",
             ],
         },
     },

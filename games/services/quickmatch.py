@@ -97,9 +97,10 @@ def pool_named(key: str) -> Pool:
 
 
 def current_table(user: AbstractBaseUser) -> Table | None:
-    """The unfinished table (waiting or playing) where ``user`` sits, the newest first."""
+    """The unfinished table (waiting or playing) played live where ``user`` sits, the newest
+    first (turn-based ones are played beside quick match's)."""
     return (
-        Table.objects.filter(status__in=UNFINISHED, seats__user=user)
+        Table.objects.filter(status__in=UNFINISHED, seats__user=user, turn_days__isnull=True)
         .order_by("-created_at", "-pk")
         .first()
     )

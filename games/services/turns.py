@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
@@ -215,10 +216,6 @@ def my_move_count(user: AbstractBaseUser) -> int:
     return sum(1 for position, to_act in positions if position in (to_act or ()))
 
 
-def your_move_words(count: int) -> str:
-    return ngettext("Your move in %(n)d game", "Your move in %(n)d games", count) % {"n": count}
-
-
 # ---------------------------------------------------------------------- vacations
 
 
@@ -258,7 +255,7 @@ def take_vacation(
     ends_at = starts_at + timedelta(days=days)
     with transaction.atomic():
         # One person's vacations taken one at a time, so two at once cannot pass the allowance.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at):
             raise ServiceError("bad_request", _("You are already on vacation then."))
         used = vacation_days_used(user, starts_at.year)

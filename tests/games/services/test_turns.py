@@ -32,6 +32,8 @@ def traveller():
 def turn_based(traveller, alice, bob, make_table, rig) -> Table:
     """alice (seat 0, to play) and bob, two days a move."""
     table = make_table(players=[bob], start=True, turn_days=2)
+    Notification.objects.all().delete()  # the deal's first player is told again as rigged
+    Game.objects.filter(table=table).update(to_act=[])
     rig(table, HANDS)
     return table
 
