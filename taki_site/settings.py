@@ -14,6 +14,7 @@ from lib.env import (
     cache_config,
     channel_layers_config,
     database_config,
+    email_settings,
     env_bool,
     env_int,
     env_list,
@@ -166,6 +167,10 @@ SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minim
 # Guest accounts ("Try a game against bots") a client address may make per hour: a class or a
 # café behind one address tries the game together, so far more than sign-ups.
 GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 200, minimum=1)
+# E-mail (accounts' verification and password reset, outbox's deliveries): SMTP when EMAIL_HOST
+# is set, else the console (lib.env.email_settings).
+globals().update(email_settings())
+
 # Unfinished games against bots alone one person may play at once (games/services/tables.py).
 BOT_GAMES_PER_PERSON = env_int("BOT_GAMES_PER_PERSON", 3, minimum=1)
 
