@@ -171,3 +171,57 @@ def test_a_live_table_keeps_no_list_of_seats_to_act(alice, bob, make_table):
     game = Game.objects.get(table=table)
     assert game.to_act == [] and game.turn_reminder is None
     assert not Notification.objects.filter(kind=Notification.Kind.YOUR_MOVE).exists()
+
+
+class Captured:
+    """The outbox's sender double: what each person was sent, by e-mail and by push."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, str]] = []  # (channel, to, words)
+
+    def email(self, address, message) -> None:
+        self.sent.append(("email", address, message.body))
+
+    def push(self, subscription, message) -> None:
+        self.sent.append(("push", subscription.user.get_username(), message.body))
+
+
+def test_each_turn_over_days_is_told_by_email_and_push(
+    turn_based, traveller, alice, bob, django_capture_on_commit_callbacks
+):
+    from outbox import sending
+    from outbox.models import PushSubscription
+
+    bob.email = "bob@example.com"
+    bob.save()
+    sending.set_preferences(bob, email=True, push=False)
+    sending.set_preferences(alice, email=False, push=True)
+    PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example/alice", p256dh="k", auth="a"
+    )
+    captured = Captured()
+
+    def then(step) -> list[tuple[str, str, str]]:
+        with django_capture_on_commit_callbacks(execute=True):
+            step()
+        before = len(captured.sent)
+        sending.deliver_due(captured)
+        return captured.sent[before:]
+
+    game = Game.objects.get(table=turn_based)
+    assert then(lambda: play(turn_based, alice, type="play", card="red:1")) == [
+        ("email", "bob@example.com", "Your move at Friday game.")
+    ]
+    traveller.shift(timedelta(days=1, hours=2))
+    assert then(lambda: moves.advance(game.pk)) == [
+        ("email", "bob@example.com", "Less than a day left for your move at Friday game.")
+    ]
+    traveller.shift(timedelta(days=1))  # bob's deadline: the timeout plays, alice is told
+    assert then(lambda: moves.advance(game.pk)) == [("push", "alice", "Your move at Friday game.")]
+    turns.take_vacation(alice, 2)  # her clock stops: no reminder until the vacation is over
+    traveller.shift(timedelta(days=2))
+    assert then(lambda: moves.advance(game.pk)) == []
+    traveller.shift(timedelta(days=1, hours=1))
+    assert then(lambda: moves.advance(game.pk)) == [
+        ("push", "alice", "Less than a day left for your move at Friday game.")
+    ]
