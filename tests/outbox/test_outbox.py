@@ -49,7 +49,7 @@ def opted(alice) -> Preferences:
     PushSubscription.objects.create(
         user=alice, endpoint="https://push.example/abc", p256dh="key", auth="secret"
     )
-    return sending.set_preferences(alice, email=True, push=True, language="en")
+    return sending.set_preferences(alice, email=True, push=True, language="es")
 
 
 def told(user, kind=Notification.Kind.YOUR_MOVE, capture=None, **data):
@@ -72,7 +72,7 @@ def test_a_move_is_told_by_email_and_push_in_the_persons_language(
     assert sending.deliver_due(sender) == 2
     [(address, message)] = sender.emails
     assert address == "alice@example.com"
-    assert message.body == "Your move at Slow game."
+    assert message.body == "Te toca mover en Slow game."
     assert message.link.endswith("/tables/7/")
     [(endpoint, _pushed)] = sender.pushes
     assert endpoint == "https://push.example/abc"
