@@ -114,3 +114,17 @@ def test_a_vacation_is_taken_from_the_list_page(alice) -> None:
     refused = client.post(reverse("games:take_vacation"), {"days": "3"}, follow=True)
     assert "You are already on vacation then." in refused.content.decode()
     assert Vacation.objects.filter(user=alice).count() == 1
+
+
+def test_the_table_and_the_lobby_show_days_per_move_and_hours_left(alice, bob, make_table):
+    table = make_table(players=[bob], start=True, turn_days=2)
+    to_act = Game.objects.get().to_act[0]
+    mover = alice if to_act == 0 else bob
+    page = signed_in(mover).get(reverse("games:table", args=[table.pk])).content.decode()
+    assert "2 days a move" in page
+    assert re.search(r"4[78] h left", page)
+    assert "data-seconds-left" not in page  # no countdown of 172,800 seconds
+    waiting = make_table(name="Slow lobby", turn_days=5, host=bob)
+    lobby = Client().get(reverse("games:home")).content.decode()
+    row = lobby[lobby.index(f'data-table="{waiting.pk}"') :]
+    assert "5 days a move" in row[: row.index("</tr>")]
