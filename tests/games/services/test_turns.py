@@ -225,3 +225,11 @@ def test_each_turn_over_days_is_told_by_email_and_push(
     assert then(lambda: moves.advance(game.pk)) == [
         ("push", "alice", "Less than a day left for your move at Friday game.")
     ]
+
+
+def test_a_turn_based_game_nobody_has_open_is_not_abandoned(turn_based, traveller):
+    from games.services import abandon
+
+    traveller.shift(timedelta(hours=20))
+    assert abandon.end_abandoned() == []
+    assert Table.objects.get(pk=turn_based.pk).status == Table.Status.PLAYING
