@@ -233,3 +233,21 @@ def test_a_turn_based_game_nobody_has_open_is_not_abandoned(turn_based, travelle
     traveller.shift(timedelta(hours=20))
     assert abandon.end_abandoned() == []
     assert Table.objects.get(pk=turn_based.pk).status == Table.Status.PLAYING
+
+
+def test_a_turn_based_challenge_is_refused_beyond_the_cap_and_starts_beside_live_play(
+    traveller, alice, bob, carol, make_table
+):
+    from games.services import challenges
+
+    make_table(host=carol, players=[bob], start=True)  # bob plays live meanwhile
+    challenge = challenges.create_challenge(alice, [bob], seat_count=2, turn_days=5)
+    challenges.accept_challenge(challenge.pk, bob)
+    challenge.refresh_from_db()
+    assert challenge.table.turn_days == 5 and challenge.table.status == Table.Status.PLAYING
+
+    for number in range(turns.MAX_TURN_BASED - 1):
+        make_table(name=f"Slow {number}", players=[bob], start=True, turn_days=1)
+    with pytest.raises(ServiceError) as refused:
+        challenges.create_challenge(bob, [carol], seat_count=2, turn_days=1)
+    assert refused.value.code == "forbidden" and "20 turn-based games" in refused.value.message
