@@ -63,7 +63,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean bench-turns
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -78,6 +78,7 @@ help:
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make bench-social the site socket: idle memory, presence CPU, the bell across processes (ARGS='--sockets 1000')"
+	@echo "make bench-turns the clock's look with 100,000 turn-based games waiting (DATABASE_URL, else SQLite)"
 	@echo "make lock    pin the newest dependencies pyproject.toml allows (then make test)"
 	@echo "make messages  compile the translations (locale/*/LC_MESSAGES/django.po)"
 	@echo "make lint    ruff check, ruff format --check, the import rules (lint-imports), stylelint"
@@ -266,6 +267,18 @@ bench-social: $(VENV)/.stamp-test
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(TOOLS) $(BIN)/python manage.py bench_social $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+
+# The clock's look for due games with 100,000 turn-based games waiting, and the live tables'
+# move path beside them: on a throwaway SQLite database unless the caller set DATABASE_URL
+# (.ci/with-services make bench-turns: its throwaway PostgreSQL).
+bench-turns: $(VENV)/.stamp-run
+	@folder=""; \
+	if [ -z "$$DATABASE_URL" ]; then \
+		folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	fi; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(TOOLS) $(BIN)/python manage.py bench_turns $(ARGS); status=$$?; \
+	if [ -n "$$folder" ]; then rm -rf "$$folder"; fi; exit $$status
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts node_modules

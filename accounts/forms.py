@@ -67,6 +67,13 @@ class SignUpForm(UserCreationForm):
         validate_new_name(username)
         return username
 
+    def save(self, commit: bool = True) -> AbstractBaseUser:
+        """The account, without the address typed: that one is sent a link to verify it
+        (``address_to_verify``, ``accounts.emails``) and becomes the account's once opened."""
+        self.address_to_verify = self.instance.email or ""
+        self.instance.email = ""
+        return super().save(commit=commit)
+
 
 class AnnouncesNewPassword:
     """For a form that changes a person's password: once it is saved, the site is told
@@ -182,3 +189,13 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
         **AdminAuthenticationForm.error_messages,
         **ThrottledLoginMixin.error_messages,
     }
+
+
+class EmailForm(forms.Form):
+    """An e-mail address to verify (``accounts.emails``)."""
+
+    email = forms.EmailField(label=_("E-mail address"), max_length=254)
+
+
+class SetPasswordForm(AnnouncesNewPassword, auth_forms.SetPasswordForm):
+    """A new password from a reset link: the new one twice."""

@@ -158,3 +158,27 @@ def reserve_guest(request: HttpRequest) -> bool:
     """Count one guest account made from the request's address; whether it may be made
     (``settings.GUESTS_PER_ADDRESS_PER_HOUR``, apart from the sign-ups)."""
     return _reserve_new_account(request, "guests", settings.GUESTS_PER_ADDRESS_PER_HOUR)
+
+
+# E-mails the site sends when asked (a password reset, an address to verify): counted per
+# client address and per e-mail address, known or not, in an hour's window.
+MAILS_PER_ADDRESS_PER_HOUR = 10
+MAILS_PER_EMAIL_PER_HOUR = 3
+
+
+def reserve_mail(request: HttpRequest, email: str) -> bool:
+    """Count one e-mail asked for from the request's address to ``email``; whether it may be
+    sent. Counted whether or not an account has that address, so the answer says nothing of
+    it."""
+    keys = [(_key("mail-email", email.strip().casefold()), MAILS_PER_EMAIL_PER_HOUR)]
+    address = client_address(request)
+    if address:
+        keys.append((_key("mail-address", address), MAILS_PER_ADDRESS_PER_HOUR))
+    counted = []
+    for key, limit in keys:
+        counted.append(key)
+        if _increment(key, SIGNUP_WINDOW_SECONDS) > limit:
+            for done in counted:
+                _decrement(done)
+            return False
+    return True

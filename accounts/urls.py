@@ -8,7 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import LoginForm, PasswordChangeForm
+from accounts.forms import LoginForm, PasswordChangeForm, SetPasswordForm
 
 app_name = "accounts"
 
@@ -39,5 +39,29 @@ urlpatterns = [
             template_name="accounts/password_change_done.html"
         ),
         name="password_change_done",
+    ),
+    path("accounts/email/", views.email, name="email"),
+    path("accounts/email/verify/<str:token>/", views.verify_email, name="verify_email"),
+    path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            form_class=SetPasswordForm,
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("accounts:password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_complete.html"
+        ),
+        name="password_reset_complete",
     ),
 ]

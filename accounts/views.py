@@ -1,19 +1,23 @@
-"""Sign-up and claiming a guest account. Log-in, log-out and password change are Django's views
-(see urls.py)."""
+"""Sign-up and claiming a guest account; the e-mail address and its verification; the password
+reset, Django's view throttled. Log-in, log-out and password change are Django's views (see
+urls.py)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_GET, require_POST
 
-from accounts import guests, throttle
-from accounts.forms import ClaimForm, SignUpForm
+from accounts import emails, guests, throttle
+from accounts.forms import ClaimForm, EmailForm, SignUpForm
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -38,6 +42,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             return render(request, "accounts/signup.html", {"form": form})
         login(request, user)
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.get_username()})
+        _verify_later(request, user, form.address_to_verify)
         return redirect("games:home")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -68,5 +73,71 @@ def claim(request: HttpRequest) -> HttpResponse:
             return render(request, "accounts/claim.html", {"form": form})
         update_session_auth_hash(request, user)
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.get_username()})
+        _verify_later(request, user, form.address_to_verify)
         return redirect("games:profile", username=user.get_username())
     return render(request, "accounts/claim.html", {"form": form})
+
+
+@login_required
+@require_POST
+def email(request: HttpRequest) -> HttpResponse:
+    """Send a new address the link that verifies it (``accounts.emails``), or remove the
+    address; back to the account page, saying which."""
+    user = request.user
+    if guests.is_guest(user):
+        messages.error(request, _("Keep your account first: a guest has no e-mail address."))
+        return redirect("games:account")
+    if request.POST.get("remove"):
+        emails.forget(user)
+        messages.success(request, _("Your account has no e-mail address any more."))
+        return redirect("games:account")
+    form = EmailForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter a valid e-mail address."))
+        return redirect("games:account")
+    _verify_later(request, user, form.cleaned_data["email"])
+    return redirect("games:account")
+
+
+def _verify_later(request: HttpRequest, user, address: str) -> None:
+    """Send ``address`` the link that makes it ``user``'s, and say so (or why not)."""
+    if not address:
+        return
+    if emails.address_taken(user, address):
+        messages.error(request, _("Another account uses this address already."))
+        return
+    if not throttle.reserve_mail(request, address):
+        messages.error(request, _("Too many e-mails asked for: please try again in an hour."))
+        return
+    link = request.build_absolute_uri(reverse("accounts:verify_email", args=["TOKEN"]))
+    emails.send_verification(user, address, link.replace("TOKEN", "{token}"))
+    messages.success(
+        request,
+        _("We sent a link to %(address)s: open it to confirm the address.") % {"address": address},
+    )
+
+
+@require_GET
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of a verification e-mail: the address becomes its account's."""
+    try:
+        verified = emails.verify(token)
+    except emails.EmailRefused as refusal:
+        return render(request, "accounts/email_verified.html", {"refusal": refusal.message})
+    return render(request, "accounts/email_verified.html", {"verified": verified})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, throttled per client address and per e-mail address; it says
+    the same whether or not an account has the address."""
+
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        if not throttle.reserve_mail(self.request, form.cleaned_data["email"]):
+            form.add_error(None, _("Too many e-mails asked for: please try again in an hour."))
+            return self.form_invalid(form)
+        return super().form_valid(form)

@@ -26,7 +26,7 @@ import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -35,6 +35,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -49,6 +50,7 @@ logger = logging.getLogger(__name__)
 POLL_INTERVAL = 0.25  # seconds
 ABANDON_SWEEP = 60.0  # seconds between two looks for abandoned tables
 FORGET_SWEEP = 3600.0  # seconds between two looks for notifications old enough to forget
+OUTBOX_SWEEP = 5.0  # seconds between two passes of the outbox (e-mails and pushes owed)
 # Worker processes in which the bots think, per clock: half the cores, the rest for serving;
 # they run at a lower priority than the web process, which a person's move never waits behind.
 THINKERS = max(1, (os.cpu_count() or 2) // 2)
@@ -90,11 +92,18 @@ class Clock:
         thinkers: Executor | None = None,
         think_budget: float = THINK_BUDGET,
         jobs: Sequence[Callable[[datetime | None], object]] = (),
+        deliver: Callable[[], object] | None = None,
     ) -> None:
         self.think_budget = think_budget
         # What the apps above the games run on every tick (``configured_jobs``), on the clock's
         # database thread, each paced by itself.
         self.jobs = tuple(jobs)
+        # The outbox's pass (outbox.sending.deliver_due), on a thread of its own: an e-mail
+        # server or a push service that is slow holds up no move. None: not this clock's.
+        self._deliver = deliver
+        self._outbox = ThreadPoolExecutor(1, thread_name_prefix="taki-outbox")
+        self._outbox_pass: Future[None] | None = None
+        self.outbox_sweeps = AtMostEvery(OUTBOX_SWEEP)
         self._thinkers = thinkers
         # The clock's own database thread: its reads and writes never queue in front of the
         # people's (a web process's views and sockets share one database thread; a burst of due
@@ -148,6 +157,7 @@ class Clock:
         await self.on_thread(self.sweep_no_shows)(now)
         await self.on_thread(self.sweep_challenges)(now)
         await self.on_thread(self.run_jobs)(now)
+        self.send_outbox()
         return len(due)
 
     async def _advance_logged(self, game_id: int, now: datetime | None) -> None:
@@ -246,6 +256,25 @@ class Clock:
                 job(now)
             except Exception:
                 logger.exception("the game clock's job %s failed", job)
+
+    def send_outbox(self) -> bool:
+        """Start the outbox's pass on its own thread, at most every ``OUTBOX_SWEEP`` seconds
+        and never two at once; whether one started. Not waited for."""
+        if self._deliver is None:
+            return False
+        if self._outbox_pass is not None and not self._outbox_pass.done():
+            return False
+        if not self.outbox_sweeps.due():
+            return False
+        self._outbox_pass = self._outbox.submit(self._outbox_logged)
+        return True
+
+    def _outbox_logged(self) -> None:
+        close_old_connections()  # the thread's own connection, dropped if gone bad
+        try:
+            self._deliver()
+        except Exception:
+            logger.exception("the game clock could not send the outbox")
 
     def match_pools(self, now: datetime | None = None) -> int:
         """Quick match's wave, when it is this clock's turn (``quickmatch.wave``); how many

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.usernames import find_user
-from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS
+from games.models import BOT_LEVELS, DEFAULT_BOT_LEVEL, MAX_SEATS, MIN_SEATS, TURN_DAYS
 from lib.unicode import refuse_invisible_characters
 from social.models import Privacy
 
@@ -20,6 +20,14 @@ TURN_TIME_CHOICES = (
     ("30", _("30 seconds")),
     ("60", _("60 seconds")),
     ("", _("No limit")),
+)
+# Turn-based: the days per move a host may give (TURN_DAYS); "" plays live, the turn time above.
+TURN_DAYS_CHOICES = (
+    ("", _("No: played live")),
+    *(
+        (str(days), ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days})
+        for days in TURN_DAYS
+    ),
 )
 MODE_CHOICES = (
     ("standard", _("Standard: first to empty their hand wins")),
@@ -58,6 +66,17 @@ class TableForm(forms.Form):
         coerce=int,
         empty_value=None,
         initial="30",
+        required=False,
+    )
+    turn_days = forms.TypedChoiceField(
+        label=_("Turn-based"),
+        help_text=_(
+            "Days for each move, the page closed between moves; the time per turn is then ignored."
+        ),
+        choices=TURN_DAYS_CHOICES,
+        coerce=int,
+        empty_value=None,
+        initial="",
         required=False,
     )
     bot_seats = forms.TypedChoiceField(
@@ -110,7 +129,8 @@ class TableForm(forms.Form):
             "name": data["name"],
             "seat_count": data["seat_count"],
             "tournament": data["mode"] == "tournament",
-            "turn_seconds": data["turn_seconds"],
+            "turn_seconds": None if data["turn_days"] else data["turn_seconds"],
+            "turn_days": data["turn_days"],
             "public": data["visibility"] == "public",
             "bot_seats": data["bot_seats"],
             "bot_kind": data["bot_kind"] or UNNAMED_BOT,
@@ -135,6 +155,17 @@ class ChallengeForm(forms.Form):
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),
         choices=TURN_TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        initial="",
+        required=False,
+    )
+    turn_days = forms.TypedChoiceField(
+        label=_("Turn-based"),
+        help_text=_(
+            "Days for each move, the page closed between moves; the time per turn is then ignored."
+        ),
+        choices=TURN_DAYS_CHOICES,
         coerce=int,
         empty_value=None,
         initial="",
@@ -191,7 +222,8 @@ class ChallengeForm(forms.Form):
             "name": data["name"],
             "seat_count": data["seat_count"],
             "tournament": data["mode"] == "tournament",
-            "turn_seconds": data["turn_seconds"],
+            "turn_seconds": None if data["turn_days"] else data["turn_seconds"],
+            "turn_days": data["turn_days"],
             "rated": data["rated"] == "rated",
             "bot_kind": data["empty_seats"] or "",
         }

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import challenges, listings, people, players, pools
+from games.views import challenges, listings, people, players, pools, turns
 from games.views import tables as views
 
 app_name = "games"
@@ -43,6 +43,8 @@ urlpatterns = [
     path("games/", listings.finished_games, name="games"),  # the name the site nav uses
     path("games/mine/", listings.my_games, name="my_games"),
     path("games/live/", listings.watch, name="watch"),
+    path("games/turn-based/", turns.turn_based, name="turn_based"),
+    path("games/turn-based/vacation/", turns.take_vacation, name="take_vacation"),
     path("rules/", views.rules, name="rules"),
     path("leaderboards/", players.leaderboards, name="leaderboards"),
     path("favicon.ico", views.favicon, name="favicon"),

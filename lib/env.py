@@ -338,3 +338,33 @@ def _check_redis_url(url: str) -> None:
         raise ImproperlyConfigured(
             f"REDIS_URL must start with one of {', '.join(REDIS_SCHEMES)}, not {url!r}"
         )
+
+
+def email_settings() -> dict[str, Any]:
+    """Django's e-mail settings from the environment (MAILERS): SMTP through EMAIL_HOST
+    (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or EMAIL_USE_SSL,
+    EMAIL_TIMEOUT) when it is set, else the console (each e-mail written to the process's
+    output); DEFAULT_FROM_EMAIL either way.
+
+    :raises ImproperlyConfigured: for TLS and SSL both on, or a port that is no number.
+    """
+    sender = os.environ.get("DEFAULT_FROM_EMAIL", "Taki Online <taki@localhost>")
+    host = os.environ.get("EMAIL_HOST", "").strip()
+    if not host:
+        console = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        return {"DEFAULT_FROM_EMAIL": sender, "MAILERS": {"default": console}}
+    use_ssl = env_bool("EMAIL_USE_SSL")
+    use_tls = env_bool("EMAIL_USE_TLS", default=not use_ssl)
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+    options = {
+        "host": host,
+        "port": env_int("EMAIL_PORT", 465 if use_ssl else 587, minimum=1),
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": use_tls,
+        "use_ssl": use_ssl,
+        "timeout": env_int("EMAIL_TIMEOUT", 10, minimum=1),
+    }
+    smtp = {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": options}
+    return {"DEFAULT_FROM_EMAIL": sender, "MAILERS": {"default": smtp}}

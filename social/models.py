@@ -126,6 +126,8 @@ class Notification(models.Model):
         REPORT_HANDLED = "report_handled", _("Report handled")
         ARENA_STARTING = "arena_starting", _("Arena starting")
         ARENA_TABLE = "arena_table", _("Arena table")
+        YOUR_MOVE = "your_move", _("Your move")
+        MOVE_REMINDER = "move_reminder", _("Less than a day left")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -40,6 +40,8 @@ WORDS = {
     Kind.REPORT_HANDLED: _("A moderator handled your report about %(about)s."),
     Kind.ARENA_STARTING: _("The arena %(arena)s starts in %(minutes)s minutes."),
     Kind.ARENA_TABLE: _("The arena %(arena)s has begun: your table is ready."),
+    Kind.YOUR_MOVE: _("Your move at %(table)s."),
+    Kind.MOVE_REMINDER: _("Less than a day left for your move at %(table)s."),
 }
 # The challenger's own words when their challenge expired.
 YOURS_EXPIRED = _("Your challenge expired.")

@@ -19,6 +19,7 @@ from games.live.limits import RefuseFlooders  # noqa: E402
 from games.live.scope import visitor_stack  # noqa: E402
 from lib.metrics import CountSockets  # noqa: E402
 from lib.origins import SameOriginValidator  # noqa: E402
+from outbox import sending  # noqa: E402
 
 # The websockets and the process's live side: the table hub they share, which the services tell.
 live = routing.application(arena_routing.websocket_urlpatterns)
@@ -35,6 +36,6 @@ application = ProtocolTypeRouter(
 # The live side first: the clock's first move already goes through its hub.
 live.start_with_server()
 if settings.CLOCK_IN_WEB:
-    clock.start_with_server(clock.Clock(jobs=clock.configured_jobs()))
+    clock.start_with_server(clock.Clock(jobs=clock.configured_jobs(), deliver=sending.deliver_due))
 # On SIGTERM the sockets are closed for a restart (1012) and reconnect elsewhere, not dropped.
 restarts.stop_gently_with_server()

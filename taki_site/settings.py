@@ -14,6 +14,7 @@ from lib.env import (
     cache_config,
     channel_layers_config,
     database_config,
+    email_settings,
     env_bool,
     env_int,
     env_list,
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "games",
     "moderation",
     "arenas",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -97,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "social.context_processors.bell",
+                "games.context_processors.your_move",
             ],
         },
     },
@@ -169,6 +172,17 @@ SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 10, minim
 # Guest accounts ("Try a game against bots") a client address may make per hour: a class or a
 # café behind one address tries the game together, so far more than sign-ups.
 GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 200, minimum=1)
+# E-mail (accounts' verification and password reset, outbox's deliveries): SMTP when EMAIL_HOST
+# is set, else the console (lib.env.email_settings).
+globals().update(email_settings())
+# The site's own address, for the links of the e-mails and pushes sent (outbox/).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Web Push (outbox/): the VAPID key pair (base64url, as `vapid --gen` or py-vapid make them) and
+# the contact the push services may write to; without a key, push is not offered.
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "mailto:taki@localhost")
+
 # Unfinished games against bots alone one person may play at once (games/services/tables.py).
 BOT_GAMES_PER_PERSON = env_int("BOT_GAMES_PER_PERSON", 3, minimum=1)
 

@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("moderation.urls")),
     path("", include("arenas.urls")),
+    path("", include("outbox.urls")),
 ]

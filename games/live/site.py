@@ -28,7 +28,7 @@ from games.live import heartbeat, restarts
 from games.live.consumers import CLOSE_FORBIDDEN, CLOSE_SIGNED_OUT, CLOSE_TOO_MANY
 from games.live.scope import language_of, user_of
 from games.presenters import site as fragments
-from games.services import broadcast, online
+from games.services import broadcast, online, turns
 from social import notifications
 
 logger = logging.getLogger(__name__)
@@ -177,6 +177,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
 
 def _bell(user, notification_id: int | None) -> str:
     html = fragments.bell_fragment(notifications.unread_count(user))
+    html += fragments.your_move_fragment(turns.my_move_count(user))
     if isinstance(notification_id, int):
         html += fragments.alert_fragment(fragments.read_alert(user, notification_id))
     return html

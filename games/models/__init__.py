@@ -6,7 +6,8 @@ Django looks for them (``games.models.Table`` and the others are imported from h
 - :mod:`~games.models.chat`: chat lines, blocked words, mutes;
 - :mod:`~games.models.ratings`: ratings per mode and their changes;
 - :mod:`~games.models.quickmatch`: quick match's pool entries and the row of its waves;
-- :mod:`~games.models.challenges`: challenges and the people each asks.
+- :mod:`~games.models.challenges`: challenges and the people each asks;
+- :mod:`~games.models.turns`: the days off that stop a person's turn-based clocks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from games.models.tables import (
     DEFAULT_BOT_LEVEL,
     MAX_SEATS,
     MIN_SEATS,
+    TURN_DAYS,
     Game,
     GameVerification,
     Move,
@@ -33,6 +35,7 @@ from games.models.tables import (
     new_invite_token,
     seat_name,
 )
+from games.models.turns import Vacation
 
 __all__ = [
     "BOT_KINDS",
@@ -41,6 +44,7 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "MAX_SEATS",
     "MIN_SEATS",
+    "TURN_DAYS",
     "BlockedWord",
     "Challenge",
     "ChallengeInvitation",
@@ -60,6 +64,7 @@ __all__ = [
     "Seat",
     "SeatQuerySet",
     "Table",
+    "Vacation",
     "new_invite_token",
     "seat_name",
 ]

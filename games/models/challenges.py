@@ -39,6 +39,7 @@ class Challenge(models.Model):
     )
     tournament = models.BooleanField(_("tournament (R22)"), default=False)
     turn_seconds = models.PositiveSmallIntegerField(_("turn time"), null=True, blank=True)
+    turn_days = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     # The bots that take the seats nobody fills when the game starts; "" leaves them empty.
     bot_kind = models.CharField(_("bots"), max_length=16, blank=True, choices=BOT_KINDS)

@@ -10,12 +10,13 @@ from games.models.tables import Game
 
 
 class RatingMode(models.TextChoices):
-    """The ratings a person has, one per kind of game: two people, three to ten, or R22's
-    stages."""
+    """The ratings a person has, one per kind of game: two people, three to ten, R22's
+    stages, or turn-based (days a move, whatever the seats)."""
 
     DUEL = "duel", _("Duel")
     PARTY = "party", _("Party")
     TOURNAMENT = "tournament", _("Tournament")
+    TURN_BASED = "turns", _("Turn-based")
 
 
 class Rating(models.Model):

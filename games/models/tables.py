@@ -44,6 +44,10 @@ DEFAULT_BOT_LEVEL = "easy"  # the choice a page offers first: the greedy player
 BOT_KINDS = (*BOT_LEVELS, ("greedy", _("Greedy bot")), ("random", _("Random bot")))
 
 
+# Turn-based tables: the days per move a table may give (as lichess's correspondence games).
+TURN_DAYS = (1, 2, 3, 5, 7)
+
+
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
 
@@ -82,6 +86,11 @@ class Table(models.Model):
     tournament = models.BooleanField(_("tournament (R22)"), default=False)
     # R23: seconds per turn; None means no limit (games among friends).
     turn_seconds = models.PositiveSmallIntegerField(_("turn time"), null=True, blank=True)
+    # Turn-based: days a player has for each move (TURN_DAYS); None for a table played live.
+    # A turn-based table has no turn_seconds.
+    turn_days = models.PositiveSmallIntegerField(
+        _("days per move"), null=True, blank=True, choices=[(d, str(d)) for d in TURN_DAYS]
+    )
     public = models.BooleanField(_("public"), default=True)
     # A rated game changes its players' ratings (games.services.ratings); a casual one does not.
     rated = models.BooleanField(_("rated"), default=False)
@@ -115,6 +124,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    @property
+    def turn_based(self) -> bool:
+        """Played a move a day or so, not live: the page can be closed between moves."""
+        return self.turn_days is not None
 
     def page_url(self, invite: str = "") -> str:
         """The table's page; with ``invite``, the table's token, the link that lets anyone into a
@@ -209,10 +223,13 @@ class Seat(models.Model):
 
 class GameQuerySet(models.QuerySet):
     def due(self, now: datetime) -> GameQuerySet:
-        """The running games that owe a move by ``now``: a bot's, or an R23 timeout."""
-        return self.filter(
-            next_due__lte=now, winner__isnull=True, table__status=Table.Status.PLAYING
-        )
+        """The running games that owe a move by ``now``: a bot's, an R23 timeout, or a
+        turn-based reminder. Read from the index on ``next_due`` alone, each candidate's table
+        checked by its key, so that the look costs the same however many games wait for a
+        deadline to come (docs/benchmarks.md); a join from the playing tables would read them
+        all."""
+        playing = Table.objects.filter(pk=models.OuterRef("table_id"), status=Table.Status.PLAYING)
+        return self.filter(next_due__lte=now, winner__isnull=True).filter(models.Exists(playing))
 
 
 class Game(models.Model):
@@ -234,6 +251,12 @@ class Game(models.Model):
     # When the server must act next: a bot's move, or the turn deadline of R23.
     next_due = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # Turn-based: when the people to act are reminded that less than a day is left (None once
+    # they were, or on a table played live). next_due is the sooner of it and turn_deadline.
+    turn_reminder = models.DateTimeField(null=True, blank=True)
+    # Turn-based: the seats whose move it is (kept for turn-based games only, so that "your
+    # move" is counted without reading any snapshot).
+    to_act = models.JSONField(default=list, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

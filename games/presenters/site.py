@@ -80,6 +80,11 @@ def bell_fragment(count: int) -> str:
     return render_to_string("games/partials/bell.html", {"bell_count": count})
 
 
+def your_move_fragment(count: int) -> str:
+    """``#your-move``: the header's "Your move in N games", beside the bell."""
+    return render_to_string("games/partials/your_move.html", {"your_move_count": count})
+
+
 def alert_fragment(view: NotificationView | None) -> str:
     """``#site-alert``: the newest notification, said where the page's person will see it."""
     return render_to_string("games/partials/site_alert.html", {"alert": view})

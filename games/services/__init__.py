@@ -22,6 +22,8 @@ Tables and their games:
 - :mod:`~games.services.rematch`: "Play again": a finished table's players asked to a new one.
 - :mod:`~games.services.challenges`: challenges: one person asks people they know to a table,
   which starts once they have accepted.
+- :mod:`~games.services.turns`: turn-based tables: deadlines in days, reminders, vacations, the
+  cap, "your move".
 
 "Play now":
 

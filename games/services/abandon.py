@@ -22,7 +22,8 @@ ABANDON_AFTER = timedelta(minutes=10)
 
 
 def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER) -> list[int]:
-    """End every untimed running table left alone for ``after``; return their ids.
+    """End every untimed running table left alone for ``after``; return their ids. Turn-based
+    tables are not untimed: their clock plays for whoever is away (``games.services.turns``).
 
     Left alone: nothing played since ``now - after`` (nor the game started), and none of its
     seated people has a socket open there now (``presence.connected_users``).
@@ -32,6 +33,7 @@ def end_abandoned(now: datetime | None = None, after: timedelta = ABANDON_AFTER)
         Game.objects.filter(
             table__status=Table.Status.PLAYING,
             table__turn_seconds__isnull=True,
+            table__turn_days__isnull=True,  # a turn-based game waits days for a move
             winner__isnull=True,
         )
         .annotate(last=Coalesce(Max("moves__created_at"), "started_at"))

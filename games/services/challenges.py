@@ -37,8 +37,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import MAX_SEATS, MIN_SEATS, Challenge, ChallengeInvitation, Table
-from games.services import access, broadcast, starting, tables
+from games.models import MAX_SEATS, MIN_SEATS, TURN_DAYS, Challenge, ChallengeInvitation, Table
+from games.services import access, broadcast, starting, tables, turns
 from games.services.errors import ServiceError, refused_by_social
 from lib.sqlite.retry import retried_while_locked
 from social import notifications, relations
@@ -69,17 +69,20 @@ def create_challenge(
     name: str = "",
     tournament: bool = False,
     turn_seconds: int | None = None,
+    turn_days: int | None = None,
     rated: bool = False,
     bot_kind: str = "",
     now: datetime | None = None,
 ) -> Challenge:
     """``challenger`` challenges the people ``invited`` to a table of ``seat_count`` seats;
-    ``bot_kind`` names the bots for the seats nobody fills at the start ("" for none).
+    ``bot_kind`` names the bots for the seats nobody fills at the start ("" for none);
+    ``turn_days`` makes its table turn-based (days per move, ``TURN_DAYS``).
 
     :raises ServiceError: ``bad_request`` (nobody or more people than seats, themselves, a seat
-        count outside 2–10, a turn time that is not positive, an unknown bot); ``guest``;
-        ``forbidden`` (a play ban, a block or a privacy setting, a challenge of theirs to the
-        same person still open); ``not_found`` (a closed account); ``too_many_challenges``.
+        count outside 2–10, a turn time that is not positive, days not offered, an unknown bot);
+        ``guest``; ``forbidden`` (a play ban, a block or a privacy setting, a challenge of theirs
+        to the same person still open, ``turns.MAX_TURN_BASED`` turn-based games played
+        already); ``not_found`` (a closed account); ``too_many_challenges``.
     """
     now = now or timezone.now()
     people = list({person.pk: person for person in invited}.values())
@@ -101,6 +104,13 @@ def create_challenge(
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
     if bot_kind and bot_kind not in tables.SEAT_BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
+    if turn_days is not None and turn_days not in TURN_DAYS:
+        raise ServiceError(
+            "bad_request", _("A turn-based table gives 1, 2, 3, 5 or 7 days a move.")
+        )
+    if turn_days is not None:
+        turn_seconds = None
+        turns.check_cap(challenger)
     try:
         for person in people:
             relations.check_may_challenge(challenger, person)
@@ -116,6 +126,7 @@ def create_challenge(
             seat_count=seat_count,
             tournament=tournament,
             turn_seconds=turn_seconds,
+            turn_days=turn_days,
             rated=rated and not bot_kind,
             bot_kind=bot_kind,
         )
@@ -149,7 +160,7 @@ def _create(challenger: User, people: list[User], now: datetime, **options) -> C
                 _("You already challenged %(username)s: wait for an answer, or cancel it.")
                 % {"username": already.user.get_username()},
             )
-        timed = options["turn_seconds"] is not None
+        timed = options["turn_seconds"] is not None and options["turn_days"] is None
         challenge = Challenge.objects.create(
             challenger=challenger,
             expires_at=now + (TIMED_EXPIRY if timed else UNTIMED_EXPIRY),
@@ -210,7 +221,10 @@ def _accept(challenge_id: int, user: User, now: datetime) -> Challenge | None:
             raise ServiceError("forbidden", _("You have already accepted this challenge."))
         if relations.blocked_either_way(challenge.challenger_id, user.pk):
             raise ServiceError("forbidden", _("This challenge is no longer open."))
-        _check_free(user)
+        if challenge.turn_days:
+            turns.check_cap(user)
+        else:
+            _check_free(user)
         _answer(invitation, Answer.ACCEPTED, now)
         _tell_challenger(challenge, user, Kind.CHALLENGE_ACCEPTED)
         pending = challenge.invitations.exclude(answer=Answer.ACCEPTED).exists()
@@ -323,14 +337,24 @@ def _start(challenge: Challenge, now: datetime) -> Table:
         than two players).
     """
     challenger = challenge.challenger
-    _check_free(challenger, words=_("You are playing at another table: finish it first."))
+    if challenge.turn_days:
+        turns.check_cap(challenger)
+    else:
+        _check_free(challenger, words=_("You are playing at another table: finish it first."))
     accepted = [
         invitation.user
         for invitation in challenge.invitations.filter(answer=Answer.ACCEPTED)
         .select_related("user")
         .order_by("pk")
     ]
-    playing = set(_playing_among([person.pk for person in accepted]))
+    if challenge.turn_days:
+        playing = {
+            person.pk
+            for person in accepted
+            if turns.unfinished_count(person) >= turns.MAX_TURN_BASED
+        }
+    else:
+        playing = set(_playing_among([person.pk for person in accepted]))
     people = [person for person in accepted if person.pk not in playing]
     if not people:
         raise ServiceError("forbidden", _("Nobody who accepted is free to play now."))
@@ -341,6 +365,7 @@ def _start(challenge: Challenge, now: datetime) -> Table:
         seat_count=challenge.seat_count,
         tournament=challenge.tournament,
         turn_seconds=challenge.turn_seconds,
+        turn_days=challenge.turn_days,
         rated=challenge.rated,
         bot_kind=challenge.bot_kind,
     )
@@ -552,9 +577,11 @@ def _check_free(user: User, words: str | None = None) -> None:
 
 
 def _playing_among(user_ids: list[int]) -> list[int]:
-    """Which of ``user_ids`` sit at a running table."""
+    """Which of ``user_ids`` sit at a running table played live (turn-based ones are played
+    beside them)."""
     return list(
         Table.objects.filter(status=Table.Status.PLAYING, seats__user_id__in=user_ids)
+        .filter(turn_days__isnull=True)
         .values_list("seats__user_id", flat=True)
         .distinct()
     )

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Action, Event, GameState, IllegalAction
 from games.models import Game, Move, RatingChange, Seat, Table
-from games.services import broadcast, online, statements, thinking
+from games.services import broadcast, online, statements, thinking, turns
 from games.services.changes import TableChange
 from games.services.errors import ENGINE_MESSAGES, ServiceError
 from games.services.finish import Ending, finish
@@ -182,8 +182,10 @@ def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime
             return True, None
         if game.next_due is None or game.next_due > now:
             return True, game.next_due
-        engine = game.engine()
         seats = statements.seats(game.table_id)
+        if _remind_due(game, seats, now):
+            return game.next_due is None or game.next_due > now, game.next_due
+        engine = game.engine()
         to_act = [seats[position] for position in engine.seats_to_act()]
         bot_seat = next((seat for seat in to_act if seat.bot), None)
         if bot_seat is not None:
@@ -196,7 +198,7 @@ def _advance_once(game_id: int, now: datetime) -> BotTurn | tuple[bool, datetime
         if not _play_timeout(game, engine, seats, to_act, now):
             # Nothing to play although due (the deadline's seat became a bot): reschedule.
             schedule(game, engine, now, seats=seats)
-            statements.update(game, ["next_due", "turn_deadline"])
+            statements.update(game, SCHEDULED)
             if game.next_due is not None and game.next_due <= now:
                 return True, game.next_due
         return False, game.next_due
@@ -310,6 +312,8 @@ def _store_move(
         rating_changes = ended.rating_changes
     else:
         schedule(game, engine, now, seats=seats, keep_deadline=keep)
+        if table.turn_days:
+            fields += ["turn_reminder", "to_act"]
     statements.save_move(game, fields, action=stored, digest=digest, created_at=now, **move)
     change = TableChange.after_move(
         table, game, engine, seats, {**move, "action": stored}, previous_digest, rating_changes
@@ -338,17 +342,65 @@ def schedule(
         seats = list(game.table.seats.order_by("position"))
     to_act = [seats[position] for position in engine.seats_to_act()]
     bots_due = any(seat.bot for seat in to_act)
-    humans = any(seat.user_id is not None for seat in to_act)
+    humans = [seat.user_id for seat in to_act if seat.user_id is not None]
     turn_seconds = game.table.turn_seconds
-    if humans and turn_seconds:
+    turn_days = game.table.turn_days
+    if turn_days:
+        _schedule_turn_based(game, turn_days, to_act, humans, now, keep_deadline)
+    elif humans and turn_seconds:
         if not (keep_deadline and game.turn_deadline is not None):
             game.turn_deadline = now + timedelta(seconds=turn_seconds)
     else:
         game.turn_deadline = None
     dues = [game.turn_deadline] if game.turn_deadline is not None else []
+    if turn_days and game.turn_reminder is not None:
+        dues.append(game.turn_reminder)
     if bots_due:
         dues.append(now + BOT_DELAY)
     game.next_due = min(dues) if dues else None
+
+
+# What schedule sets, for the callers that save it.
+SCHEDULED = ["next_due", "turn_deadline", "turn_reminder", "to_act"]
+
+
+def _schedule_turn_based(
+    game: Game,
+    days: int,
+    to_act: list[Seat],
+    humans: list[int],
+    now: datetime,
+    keep_deadline: bool,
+) -> None:
+    """A turn-based game's deadline in days (stopped by the vacations of the people to act), its
+    reminder a day before, the seats to act; the people whose move it became are told."""
+    before = list(game.to_act or ())
+    game.to_act = [seat.position for seat in to_act]
+    if not humans:
+        game.turn_deadline = game.turn_reminder = None
+    elif not (keep_deadline and game.turn_deadline is not None):
+        game.turn_deadline = turns.deadline(days, humans, now)
+        game.turn_reminder = turns.reminder_for(game.turn_deadline, now)
+    acting = {seat.position: seat for seat in to_act}
+    turns.told_their_move(game.table, game, before, game.to_act, acting)
+
+
+def _remind_due(game: Game, seats: list[Seat], now: datetime) -> bool:
+    """Tell a turn-based game's people to act that less than a day is left, when that is due
+    and their deadline is not; whether it was."""
+    reminder = game.turn_reminder
+    if reminder is None or reminder > now:
+        return False
+    if game.turn_deadline is not None and game.turn_deadline <= now:
+        return False  # the deadline itself is due: the timeout is played instead
+    turns.remind(game.table, game, seats)
+    game.turn_reminder = None
+    dues = [game.turn_deadline] if game.turn_deadline is not None else []
+    if game.next_due is not None and game.next_due > reminder:
+        dues.append(game.next_due)  # a bot's move, due later than the reminder
+    game.next_due = min(dues) if dues else None
+    statements.update(game, ["turn_reminder", "next_due"])
+    return True
 
 
 def _play_timeout(

@@ -59,6 +59,7 @@ def attendances(now: datetime, among: list[int] | None = None) -> list[Attendanc
     candidates = Table.objects.filter(
         status=Table.Status.PLAYING,
         turn_seconds__isnull=True,
+        turn_days__isnull=True,
         created_at__lte=now - NO_SHOW_AFTER,
         created_at__gt=now - ABANDON_AFTER,
     ).exclude(pool="")

@@ -37,7 +37,7 @@ from games.models import (
     Seat,
     Table,
 )
-from games.services import broadcast, pairing, ratings, starting, tables
+from games.services import broadcast, pairing, ratings, starting, tables, turns
 from games.services.errors import ServiceError
 from lib.sqlite.retry import retried_while_locked
 
@@ -53,10 +53,15 @@ class Pool:
     seats: int
     turn_seconds: int | None
     tournament: bool = False
+    # Turn-based: days per move. Its people need not keep the pool page open: they wait up to
+    # SEEK_KEPT, and are told when their first move comes.
+    turn_days: int | None = None
 
     @property
     def mode(self) -> str:
         """The rating the pool's games count for (as ``ratings.mode_of`` a table)."""
+        if self.turn_days:
+            return RatingMode.TURN_BASED
         if self.tournament:
             return RatingMode.TOURNAMENT
         return RatingMode.DUEL if self.seats == 2 else RatingMode.PARTY
@@ -70,8 +75,11 @@ POOLS: dict[str, Pool] = {
         Pool("duel-untimed", gettext_lazy("Duel, untimed"), 2, None),
         Pool("party-30", gettext_lazy("4 players, 30 s turns"), 4, 30),
         Pool("tournament", gettext_lazy("Tournament, 3 players, 30 s turns"), 3, 30, True),
+        Pool("duel-days", gettext_lazy("Duel, 3 days a move"), 2, None, turn_days=3),
     )
 }
+TURN_BASED_POOLS = tuple(key for key, pool in POOLS.items() if pool.turn_days)
+SEEK_KEPT = timedelta(days=7)  # a wait in a turn-based pool, its page closed, at most
 WAVE_SECONDS = 2.0  # between two waves, whichever clock runs them
 WAVE_LEASE = timedelta(seconds=60)  # a wave not over by then is taken to have died
 # Tables one wave seats per pool, the longest waiters' first: the clock's thread also plays the
@@ -97,9 +105,10 @@ def pool_named(key: str) -> Pool:
 
 
 def current_table(user: AbstractBaseUser) -> Table | None:
-    """The unfinished table (waiting or playing) where ``user`` sits, the newest first."""
+    """The unfinished table (waiting or playing) played live where ``user`` sits, the newest
+    first (turn-based ones are played beside quick match's)."""
     return (
-        Table.objects.filter(status__in=UNFINISHED, seats__user=user)
+        Table.objects.filter(status__in=UNFINISHED, seats__user=user, turn_days__isnull=True)
         .order_by("-created_at", "-pk")
         .first()
     )
@@ -136,7 +145,9 @@ def enter(
 
 def _enter(user: AbstractBaseUser, pool: Pool, bots_wanted: bool, now: datetime) -> PoolEntry:
     with transaction.atomic():
-        if current_table(user) is not None:
+        if pool.turn_days:
+            turns.check_cap(user)  # played beside live tables: only the cap holds it back
+        elif current_table(user) is not None:
             raise ServiceError("seated", _("You already sit at a table: finish or leave it first."))
         entry = PoolEntry.objects.select_for_update().filter(user=user).first()
         if entry is None:
@@ -237,6 +248,10 @@ def reap(now: datetime | None = None) -> int:
 
 def _reap(now: datetime) -> int:
     ghosts = Q(sockets=0, seen_at__lt=now - RECONNECT_GRACE) | Q(seen_at__lt=now - LOST_AFTER)
+    # A turn-based pool's people wait with the page closed, up to SEEK_KEPT.
+    ghosts = (ghosts & ~Q(pool__in=TURN_BASED_POOLS)) | Q(
+        pool__in=TURN_BASED_POOLS, joined_at__lt=now - SEEK_KEPT
+    )
     with transaction.atomic():
         gone = list(PoolEntry.objects.select_for_update().filter(ghosts).values_list("pk", "pool"))
         PoolEntry.objects.filter(pk__in=[pk for pk, _pool in gone]).delete()
@@ -341,7 +356,7 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
         )
         if len(entries) != len(group.entries):
             return None
-        unable = _unable_to_sit(entries)
+        unable = _unable_to_sit(entries, pool)
         if unable:
             # Banned meanwhile, or sat down elsewhere: they leave the pool; the others wait on.
             for entry in unable:
@@ -358,13 +373,23 @@ def _seat_group(pool: Pool, group: pairing.Group, now: datetime) -> Table | None
     return table
 
 
-def _unable_to_sit(entries: list[PoolEntry]) -> list[PoolEntry]:
-    """The entries of people banned or play-banned, or seated at an unfinished table."""
-    seated = set(
-        Seat.objects.filter(
-            user__in=[entry.user_id for entry in entries], table__status__in=UNFINISHED
-        ).values_list("user_id", flat=True)
-    )
+def _unable_to_sit(entries: list[PoolEntry], pool: Pool) -> list[PoolEntry]:
+    """The entries of people banned or play-banned, or seated at an unfinished live table (for
+    a turn-based pool: playing ``turns.MAX_TURN_BASED`` turn-based games already)."""
+    if pool.turn_days:
+        seated = {
+            entry.user_id
+            for entry in entries
+            if turns.unfinished_count(entry.user_id) >= turns.MAX_TURN_BASED
+        }
+    else:
+        seated = set(
+            Seat.objects.filter(
+                user__in=[entry.user_id for entry in entries],
+                table__status__in=UNFINISHED,
+                table__turn_days__isnull=True,
+            ).values_list("user_id", flat=True)
+        )
     return [
         entry
         for entry in entries
@@ -390,6 +415,7 @@ def _open_matched_table(pool: Pool, people: list[AbstractBaseUser], bots: int) -
         seat_count=pool.seats,
         tournament=pool.tournament,
         turn_seconds=pool.turn_seconds,
+        turn_days=pool.turn_days,
         public=True,
         rated=bots == 0,
         pool=pool.key,

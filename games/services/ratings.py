@@ -46,7 +46,10 @@ def newcomer_label() -> str:
 
 
 def mode_of(table: Table) -> str:
-    """The rating a table's game counts for: R22's stages, two people, or three to ten."""
+    """The rating a table's game counts for: turn-based, R22's stages, two people, or three to
+    ten."""
+    if table.turn_days:
+        return RatingMode.TURN_BASED
     if table.tournament:
         return RatingMode.TOURNAMENT
     return RatingMode.DUEL if table.seat_count == 2 else RatingMode.PARTY

@@ -21,7 +21,7 @@ from games.engine import GameState, shuffled_deck
 from games.models import MAX_SEATS, MIN_SEATS, Game, Seat, Table
 from games.services import broadcast, lifecycle, online
 from games.services.errors import ServiceError
-from games.services.moves import schedule
+from games.services.moves import SCHEDULED, schedule
 
 User = AbstractBaseUser
 
@@ -107,7 +107,7 @@ def start_seated(table: Table, now: datetime) -> Game:
     table.seat_count = len(filled)
     table.save(update_fields=["status", "seat_count"])
     schedule(game, engine, now, seats=filled)
-    game.save(update_fields=["next_due", "turn_deadline"])
+    game.save(update_fields=SCHEDULED)
     broadcast.table_changed(table.pk)
     broadcast.lobby_changed()
     online.playing_changed(seat.user_id for seat in filled)  # their friends see them playing

@@ -40,6 +40,8 @@ GAME_FIELDS = (
     "last_digest",
     "next_due",
     "turn_deadline",
+    "turn_reminder",
+    "to_act",
     "winner",
     "finished_at",
 )
@@ -49,6 +51,7 @@ TABLE_FIELDS = (
     "host_id",
     "seat_count",
     "turn_seconds",
+    "turn_days",
     "public",
     "status",
     "tournament",

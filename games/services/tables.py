@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 
 from accounts import guests
 from accounts.models import Sanction
-from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, Game, Seat, Table
-from games.services import broadcast, starting
+from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, TURN_DAYS, Game, Seat, Table
+from games.services import broadcast, starting, turns
 from games.services.access import invite_matches
 from games.services.errors import ServiceError, refuse_if_sanctioned
 from games.services.finish import Ending, finish
-from games.services.moves import replace_by_bot, schedule
+from games.services.moves import SCHEDULED, replace_by_bot, schedule
 from lib.unicode import has_invisible_characters
 from social import relations
 
@@ -38,6 +38,7 @@ def create_table(
     seat_count: int,
     tournament: bool = False,
     turn_seconds: int | None = 30,
+    turn_days: int | None = None,
     public: bool = True,
     bot_seats: int = 0,
     bot_kind: str = "greedy",
@@ -47,12 +48,14 @@ def create_table(
 
     ``rated``: whether its game changes the players' ratings; None chooses for the host, rated
     when the table is public. A table with bots is casual whatever was asked
-    (``starting.start_seated``).
+    (``starting.start_seated``). ``turn_days`` makes it turn-based, days per move (``TURN_DAYS``)
+    in place of ``turn_seconds``.
 
     :raises ServiceError: ``bad_request`` for a blank name or one with invisible characters, a
         seat count outside 2–10 (R3), more bots than free seats, an unknown bot or a turn time
-        that is not positive; ``forbidden`` when the host already hosts
-        ``MAX_OPEN_TABLES_PER_HOST`` open tables, or a guest asking for a rated table.
+        that is not positive, days per move not offered; ``forbidden`` when the host already
+        hosts ``MAX_OPEN_TABLES_PER_HOST`` open tables, plays ``turns.MAX_TURN_BASED``
+        turn-based games for a turn-based one, or a guest asking for a rated table.
     """
     name = (name or "").strip()
     if not name:
@@ -69,6 +72,12 @@ def create_table(
         raise ServiceError("bad_request", _("There is no such bot."))
     if turn_seconds is not None and turn_seconds <= 0:
         raise ServiceError("bad_request", _("The turn time must be positive, or none."))
+    if turn_days is not None and turn_days not in TURN_DAYS:
+        raise ServiceError(
+            "bad_request", _("A turn-based table gives 1, 2, 3, 5 or 7 days a move.")
+        )
+    if turn_days is not None:
+        turn_seconds = None
     check_may_play(host)
     if rated and guests.is_guest(host):
         raise ServiceError("forbidden", _("Only signed-up players play rated games."))
@@ -76,12 +85,15 @@ def create_table(
         rated = public and not guests.is_guest(host)
     with transaction.atomic():
         check_open_tables(host)
+        if turn_days is not None:
+            turns.check_cap(host)
         return _open_table(
             host,
             name=name[:60],
             seat_count=seat_count,
             tournament=tournament,
             turn_seconds=turn_seconds,
+            turn_days=turn_days,
             public=public,
             bot_seats=bot_seats,
             bot_kind=bot_kind,
@@ -134,6 +146,7 @@ def open_private_table(
     turn_seconds: int | None,
     rated: bool,
     bot_kind: str = "",
+    turn_days: int | None = None,
 ) -> Table:
     """A private table for people who agreed to play together (a challenge): ``host`` on seat
     0, ``people`` on the next seats, and the seats left to bots of ``bot_kind`` (left empty
@@ -151,7 +164,8 @@ def open_private_table(
         name=name[:60],
         seat_count=seat_count,
         tournament=tournament,
-        turn_seconds=turn_seconds,
+        turn_seconds=None if turn_days else turn_seconds,
+        turn_days=turn_days,
         public=False,
         rated=rated,
     )
@@ -189,6 +203,8 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
         if relations.has_blocked(table.host_id, user.pk):
             # The words of any table that cannot take them: nothing says who blocked whom.
             raise ServiceError("forbidden", _("This table is not taking you."))
+        if table.turn_based:
+            turns.check_cap(user)
         seat = table.seats.filter(user__isnull=True, bot="").order_by("position").first()
         if seat is None:
             raise ServiceError("table_full", _("This table is full."))
@@ -231,7 +247,7 @@ def leave_table(table_id: int, user: User, *, because: str = Seat.Takeover.LEFT)
                 finish(table, ending, now=timezone.now(), game=game)
                 return
             schedule(game, game.engine(), timezone.now(), keep_deadline=True)
-            game.save(update_fields=["next_due", "turn_deadline"])
+            game.save(update_fields=SCHEDULED)
         else:
             return
         broadcast.table_changed(table.pk)

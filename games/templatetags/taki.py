@@ -6,6 +6,7 @@ from django import template
 from django.template import engines
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.presenters import narration
 from games.presenters.cards import card as draw_card
@@ -42,6 +43,15 @@ def color_name(color: str | None) -> str:
 def game_kind(tournament: bool) -> str:
     """A game's kind in words: the eight stages of a tournament (R22), or a standard game."""
     return _("Tournament") if tournament else _("Standard")
+
+
+@register.filter
+def turn_pace(table) -> str:
+    """A table's pace in words: its days per move when turn-based, else its turn time."""
+    days = getattr(table, "turn_days", None)
+    if days:
+        return ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days}
+    return turn_time(table.turn_seconds)
 
 
 @register.filter

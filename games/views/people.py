@@ -18,6 +18,7 @@ from accounts import guests
 from accounts.usernames import find_user
 from games.forms import PrivacyForm
 from games.presenters.site import notification_views
+from outbox import sending
 from social import notifications, relations
 from social.errors import Refused
 
@@ -104,6 +105,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "friend_ids": set(relations.friends_of(user).values_list("pk", flat=True)),
         "blocking": list(relations.blocking(user)),
     }
+    context.update(sending.account_context(user))  # being told away from the site (outbox)
     return render(request, "games/account.html", context)
 
 

@@ -31,8 +31,15 @@ PRODUCTION = {
     "SECURE_HSTS_SECONDS": "31536000",
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
     "SECURE_HSTS_PRELOAD": "1",
+    # The site sends e-mails (password resets, verification links): Django's check refuses the
+    # console in production.
+    "EMAIL_HOST": "smtp.example.org",
 }
-HTTPS_NAMES = [name for name in PRODUCTION if name not in ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS")]
+HTTPS_NAMES = [
+    name
+    for name in PRODUCTION
+    if name not in ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "EMAIL_HOST")
+]
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
 from games import clock
+from outbox import sending
 
 
 class Command(BaseCommand):
@@ -42,7 +43,7 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())
         clock.logger.info("the game clock is running in this process, every %s s", interval)
         played = 0
-        this = clock.Clock(jobs=clock.configured_jobs())
+        this = clock.Clock(jobs=clock.configured_jobs(), deliver=sending.deliver_due)
         while not stop.is_set():
             close_old_connections()  # a long-lived process: drop connections gone bad
             try:
@@ -51,6 +52,7 @@ class Command(BaseCommand):
                 this.sweep_no_shows()
                 this.sweep_challenges()
                 this.run_jobs()
+                this.send_outbox()
                 played += this.play_due(should_stop=stop.is_set)
             except Exception:  # the database may be away for a moment: try again next time
                 clock.logger.exception("the game clock failed to tick")

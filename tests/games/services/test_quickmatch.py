@@ -284,3 +284,24 @@ def test_one_group_seated_by_two_clocks_at_once_gets_one_table() -> None:
     assert sum(table is not None for table in made) == 1
     assert Table.objects.count() == 1
     assert Seat.objects.filter(user=alice).count() == 1
+
+
+def test_the_turn_based_pool_waits_with_its_page_closed_and_seats_a_turn_based_duel(
+    alice, bob, carol, make_table
+) -> None:
+    make_table(host=carol, players=[alice], start=True)  # alice plays live meanwhile
+    quickmatch.enter(alice, "duel-days")
+    assert quickmatch.reap(later(3600)) == 0  # no page open, an hour on: still waiting
+    quickmatch.enter(bob, "duel-days")
+
+    [table] = quickmatch.wave(later(3601))
+
+    assert (table.turn_days, table.turn_seconds, table.seat_count) == (3, None, 2)
+    assert set(table.seats.values_list("user__username", flat=True)) == {"alice", "bob"}
+    assert quickmatch.POOLS["duel-days"].mode == RatingMode.TURN_BASED
+    assert quickmatch.current_table(alice).turn_days is None  # her live table still hers
+
+
+def test_a_turn_based_wait_ends_after_a_week(alice) -> None:
+    quickmatch.enter(alice, "duel-days")
+    assert quickmatch.reap(timezone.now() + quickmatch.SEEK_KEPT + timedelta(seconds=1)) == 1

@@ -128,7 +128,7 @@ def test_it_shows_the_top_of_each_leaderboard_and_links_them_all(client: Client,
     names = re.findall(r">(duelist\d+)</a>", duel)
     assert names == [f"duelist{number}" for number in range(LEADERS_SHOWN + 1, 1, -1)]
     assert f'href="{reverse("games:leaderboards")}"' in leaders
-    assert leaders.count("Nobody yet.") == 2  # the party and tournament boards
+    assert leaders.count("Nobody yet.") == 3  # the party, tournament and turn-based boards
 
 
 def test_empty_leaderboards_say_so_once(client: Client, db) -> None:
