@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "social",
     "games",
     "moderation",
+    "api",
 ]
 
 MIDDLEWARE = [

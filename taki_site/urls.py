@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
+    path("", include("api.urls")),
 ]
