@@ -2,7 +2,9 @@
 
 It listens as the site's sockets do, through the channel layer, never by asking the database
 in a loop: a channel of its own in the person's site group (``broadcast.site_group``: told that
-a challenge of theirs changed, as their pages are), in the person's API group (told by
+a challenge of theirs changed, as their pages are), in the group of all their sockets
+(``broadcast.user_group``: told of a log-out, a new password or a ban, after which the stream
+asks whether its token still works), in the person's API group (told by
 ``api.receivers`` as their games start and end) and in its token's group (a newer stream of the
 same token, or the token revoked, closes it). A challenge that changed is read once, to say
 what became of it; a line is written only when what the person sees of it changed.
@@ -45,6 +47,7 @@ async def event_lines(
     channel = await layer.new_channel("api-events.")
     groups = (
         broadcast.site_group(user.pk),
+        broadcast.user_group(user.pk),
         receivers.user_group(user.pk),
         receivers.token_group(token.pk),
     )

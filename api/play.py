@@ -9,7 +9,8 @@ draw pile), and the moves since the view before, whose events are public.
 
 Lines: ``gameFull`` first (the table, its seats, the seat's state), then ``gameState`` after
 each change (the moves since, and the seat's state), ``chatLine`` for each line of chat the
-seat may read, ``gameFinish`` as the game ends (the stream ends with it). An empty line keeps a
+seat may read, ``gameFinish`` as the game ends, with its last moves (the stream ends with it;
+the game's whole record is then public, ``/api/games/<id>``). An empty line keeps a
 quiet stream open.
 """
 
@@ -19,10 +20,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from channels.db import database_sync_to_async
+
 from accounts import bots
 from api.lines import KEEP_ALIVE_LINE, line
 from games.engine.perspectives import seat_view
-from games.models import Table
+from games.models import Seat, Table
 from games.presenters import TableView
 
 KEEP_ALIVE = 6.0
@@ -42,6 +45,9 @@ class SeatStream:
         self.lines: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.last_seq: int | None = None  # the last move written, None before gameFull
         self.finished = False
+        # The BOT accounts seated at the table, read before the stream joins the hub (nothing
+        # it is pushed reads the database).
+        self.robots: set[int] = set()
 
     # ------------------------------------------------------------------ what the hub pushes
 
@@ -81,30 +87,24 @@ class SeatStream:
     # ------------------------------------------------------------------ what is written
 
     def lines_of(self, view: TableView) -> list[dict[str, Any]]:
-        """What the seat is told of ``view``: nothing it was told already."""
+        """What the seat is told of ``view``: nothing it was told already. A finished table's
+        view holds no engine: its last moves go with ``gameFinish``."""
         if self.finished:
             return []
         seat = view.seat_of(self.user.pk)
         engine = view.engine
         out: list[dict[str, Any]] = []
+        fresh: list[dict[str, Any]] = []
         if self.last_seq is None:
             out.append(self._full(view, seat.position if seat else None))
             self.last_seq = (view.version or 0) - 1
-        elif (
-            engine is not None
-            and seat is not None
-            and view.version is not None
-            and view.version - 1 > self.last_seq
-        ):
-            fresh = [move for move in view.recent_moves if move["seq"] > self.last_seq]
+        elif view.version is not None and view.version - 1 > self.last_seq:
+            fresh = [_move(move) for move in view.recent_moves if move["seq"] > self.last_seq]
             self.last_seq = view.version - 1
-            out.append(
-                {
-                    "type": "gameState",
-                    "moves": [_move(move) for move in fresh],
-                    "state": seat_view(engine, seat.position),
-                }
-            )
+            if engine is not None and seat is not None:
+                state = seat_view(engine, seat.position)
+                out.append({"type": "gameState", "moves": fresh, "state": state})
+                fresh = []
         if view.status in _FINISHED:
             self.finished = True
             out.append(
@@ -113,12 +113,13 @@ class SeatStream:
                     "status": view.status,
                     "game": view.game_id,
                     "winner": view.result.get("winner") if view.result else None,
+                    "moves": fresh,
                 }
             )
         return out
 
     def _full(self, view: TableView, position: int | None) -> dict[str, Any]:
-        robots = bots.bots_among(seat.user_id for seat in view.seats)
+        robots = self.robots
         engine = view.engine
         return {
             "type": "gameFull",
@@ -149,6 +150,10 @@ class SeatStream:
         }
 
 
+def _bot_accounts_at(table_id: int) -> set[int]:
+    return bots.bots_among(Seat.objects.filter(table_id=table_id).values_list("user_id", flat=True))
+
+
 def _move(move: dict[str, Any]) -> dict[str, Any]:
     return {
         "seq": move["seq"],
@@ -163,6 +168,7 @@ async def seat_lines(
 ) -> AsyncIterator[bytes]:
     """The stream's lines, for as long as it is read: it is one of the hub's sockets at the
     table meanwhile."""
+    stream.robots = await database_sync_to_async(_bot_accounts_at)(stream.table_id)
     hub.join(stream.table_id, stream)
     try:
         while True:
