@@ -24,6 +24,7 @@ from channels.db import database_sync_to_async
 
 from accounts import bots
 from api.lines import KEEP_ALIVE_LINE, line
+from games.engine import GameState
 from games.engine.perspectives import seat_view
 from games.models import Seat, Table
 from games.presenters import TableView
@@ -102,7 +103,7 @@ class SeatStream:
             fresh = [_move(move) for move in view.recent_moves if move["seq"] > self.last_seq]
             self.last_seq = view.version - 1
             if engine is not None and seat is not None:
-                state = seat_view(engine, seat.position)
+                state = seat_state(engine, seat.position)
                 out.append({"type": "gameState", "moves": fresh, "state": state})
                 fresh = []
         if view.status in _FINISHED:
@@ -143,11 +144,27 @@ class SeatStream:
                 for seat in view.seats
             ],
             "state": (
-                seat_view(engine, position)
+                seat_state(engine, position)
                 if engine is not None and position is not None and view.status not in _FINISHED
                 else None
             ),
         }
+
+
+def seat_state(engine: GameState, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees (``seat_view``), and the rest of what it may know, all of it played in
+    the open, that a program needs to think as the site's own bots do
+    (``games.engine.search.SeatKnowledge``): the discard pile, who owes a "last card" (R20),
+    how often the pile was reshuffled (R9), how many cards the TAKI run under way holds."""
+    state = seat_view(engine, seat)
+    state["players"] = engine.players
+    state["tournament"] = engine.tournament
+    state["discard"] = [card.code for card in engine.discard]
+    state["debts"] = list(engine.debts)
+    state["reshuffles"] = engine.reshuffles
+    if engine.taki_run is not None and state.get("taki_run") is not None:
+        state["taki_run"] = {**state["taki_run"], "played": engine.taki_run.played}
+    return state
 
 
 def _bot_accounts_at(table_id: int) -> set[int]:
