@@ -90,3 +90,20 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return self.user.get_username()
+
+
+class BotAccount(models.Model):
+    """An account that plays through the API only, as lichess's BOT accounts: made from an
+    account with no game yet, and never made a person's again (``accounts.bots``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
+    )
+    since = models.DateTimeField(_("a BOT since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("BOT account")
+        verbose_name_plural = _("BOT accounts")
+
+    def __str__(self) -> str:
+        return self.user.get_username()

@@ -26,7 +26,8 @@ live = routing.application(arena_routing.websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # The table hub in each request's scope too: the API's game streams listen through it.
+        "http": live.http(django_asgi_app),
         # Stricter than channels' AllowedHostsOriginValidator: the port must match too.
         # A client closed for flooding is refused before its session is read.
         "websocket": CountSockets(SameOriginValidator(RefuseFlooders(visitor_stack(live)))),

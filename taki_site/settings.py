@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "moderation",
     "arenas",
     "outbox",
+    "api",
 ]
 
 MIDDLEWARE = [

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("arenas.urls")),
     path("", include("outbox.urls")),
+    path("", include("api.urls")),
 ]

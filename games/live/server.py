@@ -50,6 +50,15 @@ class LiveSide:
         self.collector.settle()  # a socket is served: start-up is over, its objects kept
         return await self.application({**scope, "table_hub": self.hub()}, receive, send)
 
+    def http(self, application: Any) -> Any:
+        """``application`` (Django's, for HTTP) with the same hub in each request's scope, for
+        the API's game streams, which are sockets of the hub too (``api.play``)."""
+
+        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+            return await application({**scope, "table_hub": self.hub()}, receive, send)
+
+        return serve
+
     def start_with_server(self) -> None:
         """Make the hub when Daphne's event loop starts (called from ``asgi.py``), as the clock
         is started (``games.clock.start_with_server``). Outside Daphne this does nothing: the

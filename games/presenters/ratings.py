@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from accounts.models import Guest, Sanction
+from accounts.models import BotAccount, Guest, Sanction
 from games.models import Game, Rating, RatingChange, RatingMode, Table
 from games.services import ratings
 
@@ -167,7 +167,8 @@ class LeaderboardRow:
 def leaderboard(mode: str, size: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]:
     """The best ``size`` ratings of a mode among people who played a rated game in
     it in the last ``LEADERBOARD_ACTIVE``: no provisional rating (as lichess), no guest, no
-    account banned or closed. Ranked by the rating shown."""
+    BOT account (its rating is kept, apart), no account banned or closed. Ranked by the rating
+    shown."""
     now = timezone.now()
     since = now - LEADERBOARD_ACTIVE
     banned = Sanction.objects.active(now).filter(
@@ -181,6 +182,7 @@ def leaderboard(mode: str, size: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]
             user__is_active=True,
         )
         .exclude(Exists(Guest.objects.filter(user=OuterRef("user"))))
+        .exclude(Exists(BotAccount.objects.filter(user=OuterRef("user"))))
         .exclude(Exists(banned))
         .select_related("user")
         .order_by("-mu", "user__username")[:size]

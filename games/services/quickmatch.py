@@ -136,6 +136,7 @@ def enter(
     if not user.is_active:  # an account ban deactivates the account
         raise ServiceError("forbidden", _("This account is banned."))
     tables.check_may_play(user)
+    tables.refuse_bot_accounts(user)
     now = now or timezone.now()
     try:
         return _enter(user, pool, bots_wanted, now)

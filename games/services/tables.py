@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import guests
+from accounts import bots, guests
 from accounts.models import Sanction
 from games.models import BOT_KINDS, MAX_SEATS, MIN_SEATS, TURN_DAYS, Game, Seat, Table
 from games.services import broadcast, starting, turns
@@ -79,6 +79,7 @@ def create_table(
     if turn_days is not None:
         turn_seconds = None
     check_may_play(host)
+    refuse_bot_accounts(host)
     if rated and guests.is_guest(host):
         raise ServiceError("forbidden", _("Only signed-up players play rated games."))
     if rated is None:
@@ -190,6 +191,7 @@ def join_table(table_id: int, user: User, *, invite: str | None = None) -> Seat:
         sits here, a private table without its token, a host who blocked them); ``table_full``.
     """
     check_may_play(user)
+    refuse_bot_accounts(user)
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.status != Table.Status.OPEN:
@@ -303,6 +305,16 @@ def check_may_play(user: User) -> None:
     refuse_if_sanctioned(user, Sanction.Kind.PLAY_BAN)
 
 
+def refuse_bot_accounts(user: User) -> None:
+    """A BOT account plays the games it is challenged to, through the API: it opens no table,
+    sits at none and enters no pool (``accounts.bots``).
+
+    :raises ServiceError: ``bot_account``.
+    """
+    if bots.is_bot(user):
+        raise ServiceError("bot_account", _("A BOT account plays only the challenges it accepts."))
+
+
 def withdraw_player(user: User) -> None:
     """A banned player leaves every table at once: a bot takes each of their running seats (as
     after leaving, so an untimed game does not wait for them for ever; a game left with no
@@ -365,6 +377,7 @@ def play_against_bots(
     if bot_kind not in SEAT_BOTS:
         raise ServiceError("bad_request", _("There is no such bot."))
     check_may_play(user)
+    refuse_bot_accounts(user)
     with transaction.atomic():
         # Started at once and private: it never waits in the lobby, so the cap on open tables
         # does not apply.

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import guests, throttle
+from accounts import bots, guests, throttle
 from accounts.usernames import find_user
 from games.models import RatingMode
 from games.presenters.ratings import (
@@ -38,6 +38,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "games/profile.html",
         {
             "player": player,
+            "is_bot_account": bots.is_bot(player),
             "stats": stats.player_stats(player, viewer=viewer),
             "games_left": stats.games_left(player),
             "ratings": player_ratings(player),
