@@ -63,7 +63,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean bench-turns
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean bench-turns bench-api
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -76,6 +76,7 @@ help:
 	@echo "make bench-arena an arena's wave with 1,000 waiting (ARGS='--people 2000 --seats 4')"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
+	@echo "make bench-api   reference bot clients through the API beside the websocket players (ARGS='--pairs 10')"
 	@echo "make bench-flood one player flooding a table's sockets, with and without (ARGS='--seconds 15')"
 	@echo "make bench-social the site socket: idle memory, presence CPU, the bell across processes (ARGS='--sockets 1000')"
 	@echo "make bench-turns the clock's look with 100,000 turn-based games waiting (DATABASE_URL, else SQLite)"
@@ -252,6 +253,13 @@ bench-load: $(VENV)/.stamp-test
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(TOOLS) $(BIN)/python manage.py bench_load $(ARGS); status=$$?; \
 	if [ -n "$$folder" ]; then rm -rf "$$folder"; fi; exit $$status
+
+# The API's reference clients playing each other beside the websocket players, in one run, on a
+# throwaway SQLite database: CPU per move through each, the game stream's latency.
+bench-api: $(VENV)/.stamp-test
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(TOOLS) $(BIN)/python manage.py bench_api $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
 
 # One player flooding a table's sockets against the rest of the site, on a throwaway SQLite
 # database: the server's memory and another table's round trips, with the flood and without.

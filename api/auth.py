@@ -73,7 +73,7 @@ class Token(HttpBearer):
         found = tokens.authenticate(token.strip())
         if found is None:
             return None
-        limits.count_request("token", found.pk, limits.TOKEN_REQUESTS_PER_MINUTE)
+        limits.count_request("token", found.pk, limits.per_minute("token"))
         if self.accepts and not set(self.accepts) & set(found.scopes):
             raise MissingScope(self.accepts)
         return Caller(found, client_address(request))
@@ -86,7 +86,7 @@ def anonymous(request: HttpRequest) -> Caller | None:
         return None
     _refuse_long_bodies(request)
     address = client_address(request)
-    limits.count_request("address", address or "", limits.ADDRESS_REQUESTS_PER_MINUTE)
+    limits.count_request("address", address or "", limits.per_minute("address"))
     return Caller(None, address)
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 
 # Requests a minute: with a token, and from one address without one.
@@ -25,6 +26,14 @@ STREAMS_PER_ADDRESS = 16
 WINDOW = 60
 # A refused stream is asked to wait this long before it tries again.
 STREAM_RETRY = 10
+
+
+def per_minute(kind: str) -> int:
+    """Requests a minute for ``kind`` (``token``, ``address``): the setting
+    ``API_<KIND>_REQUESTS_PER_MINUTE`` if there is one (the benchmark's servers raise it), else
+    this module's."""
+    default = TOKEN_REQUESTS_PER_MINUTE if kind == "token" else ADDRESS_REQUESTS_PER_MINUTE
+    return getattr(settings, f"API_{kind.upper()}_REQUESTS_PER_MINUTE", default)
 
 
 @dataclass

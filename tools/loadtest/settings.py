@@ -18,6 +18,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # person: the per-socket token bucket would close it.
 SOCKET_ACTIONS_BURST = 1_000_000
 SOCKET_ACTIONS_PER_SECOND = 1_000_000.0
+# The API's reference clients in the closed loop, likewise (make bench-api).
+API_TOKEN_REQUESTS_PER_MINUTE = 1_000_000
 
 if os.environ.get("TAKI_BENCH_GC_LOG"):
     from tools.loadtest.probe import log_collections
