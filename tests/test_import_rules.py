@@ -73,6 +73,14 @@ def test_the_tree_keeps_every_contract() -> None:
         ("social/planted.py", "from games.models import Table\n", "social"),
         ("accounts/planted.py", "import social.relations\n", "accounts"),
         ("social/models.py", "from social import relations\n", "social.models"),
+        ("arenas/scoring.py", "from arenas import services\n", "arenas.scoring"),
+        ("games/planted.py", "import arenas.models\n", "games"),
+        ("outbox/models.py", "from outbox import sending\n", "outbox.models"),
+        ("social/planted.py", "import outbox.models\n", "social"),
+        ("api/models.py", "from api import tokens\n", "api.models"),
+        ("games/planted.py", "import api.models\n", "games"),
+        ("clients/planted.py", "from games.services import moves\n", "clients"),
+        ("clients/planted.py", "import django.conf\n", "django"),
     ],
 )
 def test_a_wrong_import_planted_in_the_tree_breaks_a_contract(
