@@ -63,7 +63,7 @@ INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean bench-turns bench-api
+.PHONY: help run run-cluster test lock node-deps lint format bench bench-bots bench-site bench-match bench-arena bench-admin bench-load bench-flood bench-social system-deps messages clean bench-turns bench-api bench-arena-load
 
 help:
 	@echo "make run     serve the site on http://$(HOST):$(PORT)/ with Daphne"
@@ -74,6 +74,7 @@ help:
 	@echo "make bench-site  moves per second through the site's services"
 	@echo "make bench-match quick match's wave with 2,000 waiting (ARGS='--people 5000 --pool party-30')"
 	@echo "make bench-arena an arena's wave with 1,000 waiting (ARGS='--people 2000 --seats 4')"
+	@echo "make bench-arena-load 300 players in an arena its waves seat, then as many at ordinary tables, open loop (ARGS='--arena 100')"
 	@echo "make bench-admin the moderators' admin pages for a long game (ARGS='--moves 4000')"
 	@echo "make bench-load  load the live site over websockets (options: ARGS='--tables 10 ...')"
 	@echo "make bench-api   reference bot clients through the API beside the websocket players (ARGS='--pairs 10')"
@@ -229,6 +230,12 @@ bench-arena: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
 	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
 	$(TOOLS) $(BIN)/python manage.py bench_arena $(ARGS); status=$$?; rm -rf "$$folder"; exit $$status
+
+bench-arena-load: $(VENV)/.stamp-test
+	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \
+	$(BIN)/python manage.py migrate --noinput --verbosity 0 && \
+	$(TOOLS) $(BIN)/python manage.py bench_load --arena 300 --think 0.5-1.5 $(ARGS); \
+	status=$$?; rm -rf "$$folder"; exit $$status
 
 bench-match: $(VENV)/.stamp-run
 	@folder=$$(mktemp -d); export DATABASE_URL="sqlite:///$$folder/bench.sqlite3"; \

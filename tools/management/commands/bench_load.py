@@ -17,6 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import BOT_LEVELS
+from tools.loadtest.arena import run_side_by_side, side_by_side_lines
 from tools.loadtest.capacity import find_capacity
 from tools.loadtest.driver import Think
 from tools.loadtest.layouts import Layout, comparison_lines, redis_service, run_layouts
@@ -158,6 +159,13 @@ class Command(BaseCommand):
             default=100.0,
             help="--find-capacity's p99 round trip, in ms (default 100)",
         )
+        parser.add_argument(
+            "--arena",
+            type=_positive,
+            metavar="PLAYERS",
+            help="side by side on one process: PLAYERS (even) at ordinary tables of 2, then as "
+            "many in a running arena of duels whose waves seat them; open loop (give --think)",
+        )
         parser.add_argument("--seed", type=int, default=1, help="players' choices (default 1)")
         parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
@@ -182,6 +190,9 @@ class Command(BaseCommand):
         say = self.stderr.write
         if options["find_capacity"]:
             self._find_capacity(load, options, json_path)
+            return
+        if options["arena"] is not None:
+            self._arena(load, options["arena"], json_path)
             return
         with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
             logs = Path(folder)
@@ -251,6 +262,37 @@ class Command(BaseCommand):
         if json_path is not None:
             json_path.write_text(json.dumps(report.as_dict(), indent=2) + "\n")
         if not report.verification["ok"]:
+            raise CommandError("verification failed")
+
+    def _arena(self, load: LoadOptions, players: int, json_path: Path | None) -> None:
+        if load.think.closed_loop:
+            raise CommandError("--arena needs an open loop: give --think, e.g. 0.5-1.5")
+        if players % 2 or load.processes > 1 or load.bot_tables:
+            raise CommandError("--arena takes an even number of players, on one process, no bots")
+        load = replace(load, tables=players // 2)
+        with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+            logs = Path(folder)
+            try:
+                tables, arena = run_side_by_side(load, logs, self.stderr.write)
+            except ServerError as error:
+                raise CommandError(str(error)) from None
+            except Exception:
+                self._show_server_logs(logs)
+                raise
+            failed = not (tables.verification["ok"] and arena.verification["ok"])
+            if failed:
+                self._show_server_logs(logs)
+        for label, report in (("ordinary tables", tables), ("arena", arena)):
+            self.stdout.write(f"--- {players} players, {label}")
+            for line in report.lines():
+                self.stdout.write(line)
+        self.stdout.write("--- side by side")
+        for line in side_by_side_lines(players, tables, arena):
+            self.stdout.write(line)
+        if json_path is not None:
+            figures = {"tables": tables.as_dict(), "arena": arena.as_dict()}
+            json_path.write_text(json.dumps(figures, indent=2) + "\n")
+        if failed:
             raise CommandError("verification failed")
 
     def _show_server_logs(self, folder: Path) -> None:
