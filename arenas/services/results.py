@@ -40,8 +40,9 @@ def game_ended(table_id: int, ending: str, winner: int | None, now: datetime | N
 
 def _game_ended(table_id: int, ending: str, winner: int | None, now: datetime) -> bool:
     with transaction.atomic():
+        # Only the arena's table is locked: its game may be missing (an outer join).
         arena_table = (
-            ArenaTable.objects.select_for_update()
+            ArenaTable.objects.select_for_update(of=("self",))
             .select_related("arena", "game")
             .filter(table_id=table_id, scored=False)
             .first()
