@@ -16,6 +16,7 @@ an empty line every ``KEEP_ALIVE`` seconds when there is none.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -55,16 +56,22 @@ async def event_lines(
     await layer.group_send(receivers.token_group(token.pk), {"type": "api.replaced", "by": channel})
     for group in groups:
         await layer.group_add(group, channel)
+    # One receive at a time, waited on across keep-alive lines and cancelled only at the end:
+    # Redis's pub/sub layer forgets a channel whose receive is cancelled, and what came for it
+    # until the next receive with it.
+    receiving: asyncio.Future | None = None
     try:
         seen: dict[int, tuple] = {}
         for data in await database_sync_to_async(opening_events)(user, seen):
             yield line(data)
         while True:
-            try:
-                message = await asyncio.wait_for(layer.receive(channel), keep_alive)
-            except TimeoutError:
+            if receiving is None:
+                receiving = asyncio.ensure_future(layer.receive(channel))
+            done, _ = await asyncio.wait((receiving,), timeout=keep_alive)
+            if not done:
                 yield KEEP_ALIVE_LINE
                 continue
+            message, receiving = receiving.result(), None
             kind = message.get("type")
             if kind == "api.replaced" and message.get("by") != channel:
                 return
@@ -82,6 +89,10 @@ async def event_lines(
                 if found is not None:
                     yield line(found)
     finally:
+        if receiving is not None:
+            receiving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receiving
         for group in groups:
             await layer.group_discard(group, channel)
 
