@@ -154,6 +154,9 @@ def test_stale_out_of_turn_and_malformed_actions_are_refused_and_nothing_is_stor
     assert Move.objects.count() == 1
 
 
+# A stream closes stale database connections between its reads, as a long-lived view must: on
+# PostgreSQL that would end the test's transaction, so the data is committed instead.
+@pytest.mark.django_db(transaction=True)
 def test_someone_not_seated_cannot_play_or_stream(carol, duel, api_client, bearer):
     client = api_client(bearer(carol, "bot:play"))
     answer = _post(client, f"/api/bot/game/{duel.pk}/action", {"type": "draw", "version": 0})
@@ -171,6 +174,9 @@ def test_chat_and_leave(alice, bob, duel, api_client, bearer):
     assert duel.seats.get(position=1).bot == "greedy"
 
 
+# A stream closes stale database connections between its reads, as a long-lived view must: on
+# PostgreSQL that would end the test's transaction, so the data is committed instead.
+@pytest.mark.django_db(transaction=True)
 def test_finished_games_export_as_ndjson_with_filters(alice, bob, carol, make_table, api_client):
     tables = [make_table(players=[bob], start=True, rated=False) for _ in range(2)]
     tables.append(make_table(host=carol, players=[bob], start=True, rated=True))
