@@ -1,6 +1,7 @@
 """What one token, or one address, may ask of the API: requests a minute, counted in the cache
-(shared by the processes with REDIS_URL), and streams open at once, counted per process as the
-site counts its sockets without a log-in (``games.live.limits``). A request past a limit is
+(shared by the processes with REDIS_URL, one round trip a request: ``lib.cache_keys.count``),
+and streams open at once, counted per process as the site counts its sockets without a log-in
+(``games.live.limits``). A request past a limit is
 refused with HTTP 429, a ``Retry-After`` header and the limit named (``RateLimited``), as
 lila's RateLimit does.
 """
@@ -15,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
+
+from lib import cache_keys
 
 # Requests a minute: with a token, and from one address without one.
 TOKEN_REQUESTS_PER_MINUTE = 600
@@ -56,16 +58,7 @@ def count_request(kind: str, value: str, per_minute: int, now: float | None = No
     """
     now = time.time() if now is None else now
     window = int(now // WINDOW)
-    key = _key(kind, value, window)
-    if cache.add(key, 1, WINDOW + 5):
-        count = 1
-    else:
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between the two calls
-            cache.add(key, 1, WINDOW + 5)
-            count = 1
-    if count > per_minute:
+    if cache_keys.count(_key(kind, value, window), WINDOW + 5) > per_minute:
         raise RateLimited(f"{kind}_requests_per_minute", max(1, int((window + 1) * WINDOW - now)))
 
 

@@ -14,11 +14,12 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests, sanctions
-from accounts.models import Sanction
+from accounts.models import Guest, Sanction
 from api.models import AccessToken
 from api.scopes import SCOPES
 from games.services.errors import ServiceError
@@ -77,17 +78,26 @@ def may_use_tokens(user: AbstractBaseUser) -> bool:
 
 def authenticate(bearer: str) -> AccessToken | None:
     """The working token of ``bearer`` (its user loaded), its last use noted; None if there is
-    none, it is revoked, or its account may not use tokens now."""
+    none, it is revoked, or its account may not use tokens now (``may_use_tokens``). The token,
+    its account and whether that is a guest's or banned are read in one query."""
     if not bearer.startswith(PREFIX) or len(bearer) > 100:
         return None
-    token = (
-        AccessToken.objects.select_related("user")
-        .filter(id=hashed(bearer), revoked_at__isnull=True)
-        .first()
-    )
-    if token is None or not may_use_tokens(token.user):
-        return None
     now = timezone.now()
+    bans = Sanction.objects.active(now).filter(
+        user=OuterRef("user"), kind=Sanction.Kind.ACCOUNT_BAN
+    )
+    found = list(
+        AccessToken.objects.select_related("user")
+        .annotate(
+            held_by_guest=Exists(Guest.objects.filter(user=OuterRef("user"))),
+            held_by_banned=Exists(bans),
+        )
+        .filter(id=hashed(bearer), revoked_at__isnull=True, user__is_active=True)
+        .order_by()[:1]
+    )
+    if not found or found[0].held_by_guest or found[0].held_by_banned:
+        return None
+    token = found[0]
     if token.last_used_at is None or token.last_used_at < now - LAST_USE_STEP:
         AccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

@@ -1,8 +1,8 @@
 """A TAKI bot that plays on Taki Online through its API: the example to copy for your own.
 
-It uses Python's standard library only (``urllib``), and for its choices the site's own bots
-(``games.engine.bots``, which need nothing but the standard library either). Run it from a
-clone of the site's repository::
+It uses Python's standard library only (``http.client``, ``urllib``), and for its choices the
+site's own bots (``games.engine.bots``, which need nothing but the standard library either).
+Run it from a clone of the site's repository::
 
     python -m clients.taki_bot --server https://taki.example --token taki_... --bot expert
 
@@ -16,12 +16,14 @@ games. docs/api.md describes the API it speaks.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import random
 import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -48,12 +50,20 @@ class ApiError(Exception):
 
 
 class Api:
-    """The site's API, as one token's holder."""
+    """The site's API, as one token's holder. Its requests go over one persistent HTTP/1.1
+    connection per thread, made again once when the server has closed it; each stream has a
+    connection of its own."""
 
     def __init__(self, server: str, token: str, timeout: float = 10.0) -> None:
         self.server = server.rstrip("/")
         self.token = token
         self.timeout = timeout
+        parts = urllib.parse.urlsplit(self.server)
+        self._secure = parts.scheme == "https"
+        self._host = parts.hostname or ""
+        self._port = parts.port
+        self._prefix = parts.path
+        self._local = threading.local()
 
     def _request(self, method: str, path: str, body: Any = None) -> urllib.request.Request:
         data = None if body is None else json.dumps(body).encode()
@@ -63,22 +73,59 @@ class Api:
             request.add_header("Content-Type", "application/json")
         return request
 
+    def _connection(self) -> http.client.HTTPConnection:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            kind = http.client.HTTPSConnection if self._secure else http.client.HTTPConnection
+            connection = kind(self._host, self._port, timeout=self.timeout)
+            self._local.connection = connection
+        return connection
+
+    def close(self) -> None:
+        """Close this thread's connection (the next request opens another)."""
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
+    def _send(self, method: str, path: str, body: Any) -> tuple[int, Any, bytes]:
+        """One request on this thread's connection: the answer's status, headers and body. A
+        connection the server closed while it was idle is made again, and the request sent
+        once more (an action sent twice is refused the second time as stale: it carries the
+        version it answers)."""
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self.token}"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            connection = self._connection()
+            try:
+                connection.request(method, self._prefix + path, body=data, headers=headers)
+                answer = connection.getresponse()
+                content = answer.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if attempt == 2:
+                    raise
+                continue
+            if answer.will_close:
+                self.close()
+            return answer.status, answer.headers, content
+        raise AssertionError("unreachable")
+
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """One request; its JSON answer. A rate limit is waited out and the request made again.
 
         :raises ApiError: the API refused it.
         """
         while True:
-            try:
-                with urllib.request.urlopen(
-                    self._request(method, path, body), timeout=self.timeout
-                ) as answer:
-                    return json.loads(answer.read() or b"null")
-            except urllib.error.HTTPError as error:
-                refusal = _refusal(error)
-                if refusal.status != 429:
-                    raise refusal from None
-                time.sleep(refusal.retry_after)
+            status, headers, content = self._send(method, path, body)
+            if status < 400:
+                return json.loads(content or b"null")
+            refusal = _refused(status, headers, content)
+            if refusal.status != 429:
+                raise refusal
+            time.sleep(refusal.retry_after)
 
     def get(self, path: str) -> Any:
         return self.call("GET", path)
@@ -103,12 +150,16 @@ class Api:
 
 
 def _refusal(error: urllib.error.HTTPError) -> ApiError:
+    return _refused(error.code, error.headers, error.read(), error.reason)
+
+
+def _refused(status: int, headers: Any, content: bytes, reason: str = "") -> ApiError:
     try:
-        body = json.loads(error.read())["error"]
+        body = json.loads(content)["error"]
     except (ValueError, KeyError, TypeError):
-        body = {"code": "http_error", "message": error.reason}
-    retry = float(error.headers.get("Retry-After") or 0)
-    return ApiError(error.code, body.get("code", ""), body.get("message", ""), retry)
+        body = {"code": "http_error", "message": reason or str(status)}
+    retry = float(headers.get("Retry-After") or 0)
+    return ApiError(status, body.get("code", ""), body.get("message", ""), retry)
 
 
 # ------------------------------------------------------------------ thinking

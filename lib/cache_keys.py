@@ -6,6 +6,10 @@ this module's own, made from the cache's settings as Django's Redis cache makes 
 first server of ``LOCATION``, the one it writes to, with its ``OPTIONS``), for the cache's own
 key of each (``make_and_validate_key``) and the timeout ``touch`` would set
 (``get_backend_timeout``). Any other cache is touched a key at a time.
+
+:func:`count` adds one to a key's count, started at its first with the time it lives: on Redis
+in one round trip (``SET NX EX`` then ``INCR``, pipelined), where ``cache.add`` then
+``cache.incr`` take three.
 """
 
 from __future__ import annotations
@@ -47,6 +51,25 @@ def touch_many(
         else:
             pipeline.expire(name, timeout)
     return [bool(kept) for kept in pipeline.execute()]
+
+
+def count(key: str, seconds: int, *, alias: str = DEFAULT_CACHE_ALIAS) -> int:
+    """One more of ``key``: its count now. A key that is not there starts at one and lives
+    ``seconds`` from then; the count does not make it live longer."""
+    cache = caches[alias]
+    if not isinstance(cache, RedisCache):
+        if cache.add(key, 1, seconds):
+            return 1
+        try:
+            return cache.incr(key)
+        except ValueError:  # it ended between the two calls
+            cache.add(key, 1, seconds)
+            return 1
+    name = cache.make_and_validate_key(key)
+    pipeline = _writer(alias).pipeline(transaction=False)
+    pipeline.set(name, 0, ex=max(1, int(seconds)), nx=True)
+    pipeline.incr(name)
+    return int(pipeline.execute()[1])
 
 
 def _writer(alias: str) -> redis.Redis:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
+from accounts.bots import is_bot
 from games.models import Game, Seat, Table
 from games.presenters.narration import describe_takeover
 from games.services import stats
@@ -23,7 +24,8 @@ RESULTS = stats.RESULTS
 OPPONENTS = ("people", "bots")
 # A list's tables with their seats' people, to name and link them in two more queries.
 SEATS_WITH_PEOPLE = Prefetch(
-    "seats", queryset=Seat.objects.select_related("user", "replaced_user").order_by("position")
+    "seats",
+    queryset=Seat.objects.select_related("user__bot_account", "replaced_user").order_by("position"),
 )
 TABLE_SEATS_WITH_PEOPLE = Prefetch("table__seats", queryset=SEATS_WITH_PEOPLE.queryset)
 
@@ -49,6 +51,7 @@ class PlayerView:
     took_over: bool  # a bot finished the game for ``username`` (they left it: see stats)
     replaced_because: str = ""  # why (a ``Seat.Takeover``)
     replaced_at: int | None = None  # after how many moves
+    bot_account: bool = False  # the person is a BOT account (``accounts.bots``)
 
     def name_at(self, seq: int) -> str:
         """Who played the move ``seq`` from this seat: the person until a bot took over."""
@@ -67,7 +70,7 @@ def player_views(game: Game) -> list[PlayerView]:
     seats = {
         seat.position: seat
         for seat in Seat.objects.filter(table_id=game.table_id).select_related(
-            "user", "replaced_user"
+            "user__bot_account", "replaced_user"
         )
     }
     return [
@@ -79,7 +82,7 @@ def player_views(game: Game) -> list[PlayerView]:
 def _player_view(position: int, seat: Seat | None, recorded: str) -> PlayerView:
     if seat is not None and seat.user_id is not None:
         username = seat.user.get_username()
-        return PlayerView(position, username, username, False, False)
+        return PlayerView(position, username, username, False, False, bot_account=is_bot(seat.user))
     if seat is not None and seat.bot and seat.replaced_user_id is not None:
         username = seat.replaced_user.get_username()
         because, at = seat.replaced_because, seat.replaced_at

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from accounts import bots
 from games.engine import GameState, spectator_view
 from games.models import MIN_SEATS, Game, Table, seat_name
 from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
@@ -51,6 +52,7 @@ class SeatView:
     # A person's rating at a rated table, and the change the game made once it is over.
     rating: SeatRating | None = None
     person_id: int | None = None  # who sits here, or sat before a bot took over
+    bot_account: bool = False  # who sits here is a BOT account (``accounts.bots``)
 
     @property
     def is_bot(self) -> bool:
@@ -186,7 +188,8 @@ def read_table(table_id: int) -> TableView:
     online = presence.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
     shown = seat_ratings(table, game, [seat.user_id or seat.replaced_user_id for seat in states])
-    return _assemble(table, game, engine, states, tuple(recent), online, shown)
+    bot_accounts = bots.bots_among(seat.user_id for seat in states)
+    return _assemble(table, game, engine, states, tuple(recent), online, shown, bot_accounts)
 
 
 def view_after_move(change: TableChange, previous: TableView | None) -> TableView | None:
@@ -211,6 +214,8 @@ def view_after_move(change: TableChange, previous: TableView | None) -> TableVie
     # The last move of a rated game rated its players: the move path holds their changes.
     shown.update(changes_shown(change.rating_changes))
     online = {seat.user_id for seat in previous.seats if seat.connected and seat.user_id}
+    # A move seats nobody, and a BOT account stays one: the BOT accounts are the view's before.
+    bot_accounts = {seat.user_id for seat in previous.seats if seat.bot_account}
     table = copy.copy(previous.table)
     table.status = change.status  # the only part of the table a move changes (R21: its end)
     game = _GameAfterMove(
@@ -222,7 +227,15 @@ def view_after_move(change: TableChange, previous: TableView | None) -> TableVie
         winner=change.winner,
     )
     view = _assemble(
-        table, game, change.game_state(), change.seats, recent, online, shown, extras=False
+        table,
+        game,
+        change.game_state(),
+        change.seats,
+        recent,
+        online,
+        shown,
+        bot_accounts,
+        extras=False,
     )
     return replace(view, move_texts=previous.move_texts)
 
@@ -273,11 +286,13 @@ def _assemble(
     recent: tuple[dict[str, Any], ...],
     online: Collection[int],
     shown: Mapping[int | None, SeatRating] | None = None,
+    bot_accounts: Collection[int] = frozenset(),
     *,
     extras: bool = True,
 ) -> TableView:
     """The view of a table from what the services hold of it: ``seats`` in order, ``recent`` its
-    last moves (oldest first), ``online`` the users with a socket open at it. ``extras`` reads a
+    last moves (oldest first), ``online`` the users with a socket open at it, ``bot_accounts``
+    those of its people who are BOT accounts. ``extras`` reads a
     finished table's rematch and an open one's invitations (a view built right after a move,
     without a query, has none yet)."""
     running = game is not None and table.status == Table.Status.PLAYING and not game.finished
@@ -314,6 +329,7 @@ def _assemble(
                 replaced_at=seat.replaced_at if replaced else None,
                 rating=(shown or {}).get(user_id or seat.replaced_user_id),
                 person_id=user_id or seat.replaced_user_id,
+                bot_account=user_id in bot_accounts,
             )
         )
     seat_views = tuple(seat_views)

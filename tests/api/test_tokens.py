@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -116,3 +117,33 @@ def test_a_moderator_revokes_tokens_in_the_admin(alice, moderator, bearer):
     )
     assert answer.status_code == 302
     assert tokens.authenticate(value) is None
+
+
+def test_a_request_s_token_is_found_in_one_query_and_its_last_use_written_once_a_minute(
+    alice, bearer, django_assert_num_queries, time_machine
+):
+    time_machine.move_to("2026-12-01 10:00:00+00:00", tick=False)
+    value = bearer(alice)
+    with django_assert_num_queries(2):  # the token with its account, then its last use
+        assert tokens.authenticate(value).user == alice
+    time_machine.shift(59)
+    with django_assert_num_queries(1):
+        token = tokens.authenticate(value)
+    assert token.user.username == alice.username
+    assert token.last_used_at == timezone.now() - timedelta(seconds=59)
+    time_machine.shift(2)
+    with django_assert_num_queries(2):
+        assert tokens.authenticate(value).last_used_at == timezone.now()
+
+
+def test_a_guest_s_token_or_one_of_an_account_banned_for_a_while_does_not_work(alice, time_machine):
+    time_machine.move_to("2026-12-01 10:00:00+00:00", tick=False)
+    guest = guests.create_guest()
+    AccessToken.objects.create(id=tokens.hashed("taki_guest"), user=guest, name="x", scopes=[])
+    assert tokens.authenticate("taki_guest") is None
+    _token, value = tokens.create_token(alice, "bot", ["read:games"])
+    ends = timezone.now() + timedelta(hours=1)
+    Sanction.objects.create(user=alice, kind=Sanction.Kind.ACCOUNT_BAN, reason="x", ends_at=ends)
+    assert tokens.authenticate(value) is None
+    time_machine.shift(3601)
+    assert tokens.authenticate(value).user == alice

@@ -7,7 +7,7 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from lib.cache_keys import touch_many
+from lib.cache_keys import count, touch_many
 from lib.env import cache_config
 
 
@@ -61,3 +61,25 @@ def test_on_redis_the_keys_go_to_the_server_the_cache_writes_to(redis_url, setti
     cache.set("present", 1, 2)
 
     assert touch_many(["present", "missing"], 60) == [True, False]
+
+
+def test_a_count_starts_at_one_and_goes_up_by_one(shared_cache, time_machine) -> None:
+    time_machine.move_to("2026-12-01 10:00:00+00:00", tick=False)
+    cache.delete("window")
+    assert [count("window", 60) for _ in range(3)] == [1, 2, 3]
+    assert cache.get("window") == 3
+    assert count("other", 60) == 1
+
+
+def test_on_redis_a_count_is_one_round_trip_and_lives_from_its_first(redis_url, settings) -> None:
+    settings.CACHES = cache_config(redis_url)
+    cache.delete("window")
+    server = redis.Redis.from_url(redis_url)
+    name = cache.make_and_validate_key("window")
+    before = server.info("stats")["total_commands_processed"]
+    assert count("window", 65) == 1
+    # SET and INCR, and the INFO that asks
+    assert server.info("stats")["total_commands_processed"] - before == 3
+    server.expire(name, 30)
+    assert count("window", 65) == 2
+    assert 25 < server.ttl(name) <= 30  # the window is not made longer

@@ -4,7 +4,9 @@ in words, and the table after any move."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
+from accounts import bots
 from games import presenters
 from games.models import Game
 from games.services import tables
@@ -55,3 +57,18 @@ def test_after_the_last_move_the_replay_says_who_won_and_nobody_is_to_play(taken
     assert not any(seat["is_turn"] for seat in last["replay_seats"])
     assert not before_last["replay_over"] and before_last["replay_winner"] is None
     assert sum(seat["is_turn"] for seat in before_last["replay_seats"]) == 1
+
+
+def test_a_bot_account_is_badged_on_its_finished_game_s_page_and_in_the_lists(
+    make_table, alice, bob
+) -> None:
+    table = make_table(players=[bob], start=True, turn_seconds=None)
+    bots.make_bot(bob)  # as the API seats a BOT account, which never sits through the browser
+    game = play_to_the_end(table)
+    badged = '>bob</a> <span class="badge badge--bot" data-bot-account>BOT</span>'
+    client = Client()
+    client.force_login(alice)
+    for page in (f"/games/{game.pk}/", "/games/", "/games/mine/"):
+        html = client.get(page).content.decode()
+        assert badged in html, page
+        assert '>alice</a> <span class="badge badge--bot"' not in html, page

@@ -15,6 +15,7 @@ from datetime import timedelta
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from accounts import bots
 from games import presenters
 from games.engine import make_bot
 from games.models import Game
@@ -141,3 +142,24 @@ def test_each_move_is_worded_once_along_the_views_built_one_from_another(
         presenters.table_fragments(view, alice)
 
     assert worded == list(range(6))
+
+
+def test_a_bot_account_s_seat_shows_the_bot_badge_before_and_after_a_move(
+    make_table, alice, bob, states
+):
+    table = make_table(players=[bob], turn_seconds=None, start=True)
+    bots.make_bot(bob)  # as the API seats a BOT account, which never sits through the browser
+    read = presenters.read_table(table.pk)
+    assert [seat.bot_account for seat in read.seats] == [False, True]
+    assert presenters.table_fragments(read, alice).count("data-bot-account") == 1
+    game = Game.objects.get(table=table)
+    engine = game.engine()
+    seat = engine.seats_to_act()[0]
+    player = alice if seat == 0 else bob
+    action = make_bot("greedy", random.Random(1)).choose(engine, seat).to_json()
+    moves.submit_action(table.pk, player, {**action, "version": game.version})
+    sent = TableChange.from_json(json.loads(json.dumps(states[-1].to_json())))
+    built = presenters.view_after_move(sent, read)
+    assert built == presenters.read_table(table.pk)
+    assert [seat.bot_account for seat in built.seats] == [False, True]
+    assert presenters.table_fragments(built, alice).count("data-bot-account") == 1
