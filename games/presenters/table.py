@@ -15,7 +15,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts import bots
 from games.engine import GameState, spectator_view
 from games.models import MIN_SEATS, Game, Table, seat_name
 from games.presenters.ratings import SeatRating, changes_shown, seat_ratings
@@ -183,12 +182,11 @@ def read_table(table_id: int) -> TableView:
     rows = statements.read_table(table_id, RECENT_MOVES)
     if rows is None:
         raise Table.DoesNotExist(f"no table {table_id}")
-    table, game, seats, recent = rows
+    table, game, seats, recent, bot_accounts = rows
     states = seat_states(seats)
     online = presence.connected_users(table.pk, [seat.user_id for seat in states if seat.user_id])
     engine = game.engine() if game is not None else None
     shown = seat_ratings(table, game, [seat.user_id or seat.replaced_user_id for seat in states])
-    bot_accounts = bots.bots_among(seat.user_id for seat in states)
     return _assemble(table, game, engine, states, tuple(recent), online, shown, bot_accounts)
 
 

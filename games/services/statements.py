@@ -28,6 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import DEFERRED, Field, Model
 
+from accounts.models import BotAccount
 from games.models import Game, Move, Seat, Table
 
 # What the move path reads of each model (the other fields are deferred: loaded if touched).
@@ -151,6 +152,14 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
         f"SELECT {seat.select}, {user.select} FROM {quote(Seat._meta.db_table)} s {users} "
         f"WHERE s.{quote('table_id')} = %(table)s ORDER BY s.{quote('position')}"
     )
+    # The seats as a table's page draws them: with whether each person is a BOT account.
+    bot = quote(BotAccount._meta.db_table)
+    shown_seats = (
+        f"SELECT {seat.select}, {user.select}, b.{quote('user_id')} "
+        f"FROM {quote(Seat._meta.db_table)} s {users} "
+        f"LEFT JOIN {bot} b ON b.{quote('user_id')} = s.{quote('user_id')} "
+        f"WHERE s.{quote('table_id')} = %(table)s ORDER BY s.{quote('position')}"
+    )
     # The game and its table locked, their seats read with them: where the database locks rows
     # it locks only those two (not the seats' users: a user's row is no part of the game).
     lock_with_seats = None
@@ -190,6 +199,7 @@ def _statements(db: BaseDatabaseWrapper) -> dict[str, Any]:
         "lock_by_table": lock.format(column=quote("table_id")),
         "lock_by_game": lock.format(column=quote("id")),
         "seats": seats,
+        "shown_seats": shown_seats,
         "lock_with_seats": lock_with_seats,
         "shown": shown,
         "table_with_game": table_with_game,
@@ -244,10 +254,11 @@ def lock_game_and_seats(table_id: int) -> tuple[Game, list[Seat]] | None:
 
 def read_table(
     table_id: int, recent: int
-) -> tuple[Table, Game | None, list[Seat], list[dict[str, Any]]] | None:
+) -> tuple[Table, Game | None, list[Seat], list[dict[str, Any]], set[int]] | None:
     """A table as its sockets draw it, unlocked: the table, its game (or None), its seats in
-    order with their users, and its game's last ``recent`` moves, oldest first (``seq``,
-    ``seat``, ``source``, ``events``, ``action``); None if there is no such table."""
+    order with their users, its game's last ``recent`` moves, oldest first (``seq``, ``seat``,
+    ``source``, ``events``, ``action``), and which of its seated people are BOT accounts; None
+    if there is no such table."""
     db, sql = _prepared()
     with db.cursor() as cursor:
         cursor.execute(sql["table_with_game"], {"id": table_id})
@@ -265,9 +276,11 @@ def read_table(
             for move_row in reversed(cursor.fetchall()):
                 move = sql["move"].load(db, move_row)
                 moves.append({name: getattr(move, name) for name in RECENT_MOVE_FIELDS})
-        cursor.execute(sql["seats"], {"table": table_id})
-        seats = [_seat(db, sql, seat_row, 0) for seat_row in cursor.fetchall()]
-    return table, game, seats, moves
+        cursor.execute(sql["shown_seats"], {"table": table_id})
+        rows = cursor.fetchall()
+    seats = [_seat(db, sql, seat_row[:-1], 0) for seat_row in rows]
+    bot_accounts = {seat_row[-1] for seat_row in rows if seat_row[-1] is not None}
+    return table, game, seats, moves, bot_accounts
 
 
 def _game(db: BaseDatabaseWrapper, sql: dict[str, Any], row: Sequence[Any]) -> Game:

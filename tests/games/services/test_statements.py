@@ -11,6 +11,8 @@ from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts import bots
+from accounts.models import BotAccount
 from games import presenters
 from games.engine import make_bot
 from games.models import Game, Move, Seat, Table
@@ -188,7 +190,7 @@ def test_a_saved_move_is_logged_and_the_game_saved_with_it(game) -> None:
 def assert_read_as_the_orm_reads(table_id: int) -> None:
     """``statements.read_table`` loads the table, its game, its seats and its last moves exactly as
     the ORM loads them."""
-    table, game, seats, recent = statements.read_table(table_id, RECENT_MOVES)
+    table, game, seats, recent, bot_accounts = statements.read_table(table_id, RECENT_MOVES)
     expected = Table.objects.get(pk=table_id)
     for name in statements.SHOWN_TABLE_FIELDS:
         assert getattr(table, name) == getattr(expected, name), name
@@ -208,6 +210,10 @@ def assert_read_as_the_orm_reads(table_id: int) -> None:
         for name in statements.SEAT_FIELDS:
             assert getattr(seat, name) == getattr(orm, name), name
         assert (seat.user and seat.user.username) == (orm.user and orm.user.username)
+    seated = [seat.user_id for seat in expected_seats if seat.user_id is not None]
+    assert bot_accounts == set(
+        BotAccount.objects.filter(user_id__in=seated).values_list("user_id", flat=True)
+    )
 
 
 def test_a_table_read_for_its_sockets_is_what_the_orm_reads(make_table, alice, bob) -> None:
@@ -234,6 +240,9 @@ def test_a_table_read_for_its_sockets_is_what_the_orm_reads(make_table, alice, b
         action = bot.choose(engine, seat).to_json()
         moves.submit_action(table.pk, users[seat], {**action, "version": game.version})
     assert read.result is not None
+    bots.make_bot(bob)  # the table's page shows the BOT badge at bob's seat
+    assert_read_as_the_orm_reads(table.pk)
+    assert statements.read_table(table.pk, RECENT_MOVES)[-1] == {bob.pk}
 
 
 def test_a_table_read_takes_three_statements_and_no_table_is_refused(game) -> None:
