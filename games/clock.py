@@ -35,7 +35,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connection
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -270,11 +270,14 @@ class Clock:
         return True
 
     def _outbox_logged(self) -> None:
-        close_old_connections()  # the thread's own connection, dropped if gone bad
+        # The pass's own connection, given back when it ends: a pass comes every few seconds at
+        # most, and a pooled connection held between them would be one the pool lacks for good.
         try:
             self._deliver()
         except Exception:
             logger.exception("the game clock could not send the outbox")
+        finally:
+            connection.close()
 
     def match_pools(self, now: datetime | None = None) -> int:
         """Quick match's wave, when it is this clock's turn (``quickmatch.wave``); how many
