@@ -53,7 +53,7 @@ async def test_each_tick_runs_the_jobs_with_its_time() -> None:
     assert heard == [now]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # run_clock closes stale connections, as every tick
 def test_run_clock_runs_the_jobs_of_the_settings(settings) -> None:
     settings.CLOCK_JOBS = ["tests.games.test_clock_jobs.remember"]
     call_command("run_clock", "--once", stdout=io.StringIO(), stderr=io.StringIO())
