@@ -1,6 +1,5 @@
 // The language menu of the site header: choosing a language changes it at once. Without
-// JavaScript the form's button does it. The page listens for the menu rather than holding it:
-// htmx puts a page back from the browser's history in place of the body, header and all.
+// JavaScript the form's button does it.
 (function () {
   "use strict";
   function hideButton() {
@@ -15,7 +14,6 @@
     if (form.requestSubmit) form.requestSubmit();
     else form.submit();
   });
-  document.addEventListener("htmx:historyRestore", hideButton);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", hideButton);
   else hideButton();
 })();

@@ -3,8 +3,6 @@
 // links and log-out fold under their name. Without JavaScript the buttons stay hidden and the
 // links wrap. A menu closes on its button, on Escape (the focus back on its button) and on a
 // click outside it. No words here: every word is in the templates.
-// The page listens for the buttons rather than holding them: htmx puts a page back from the
-// browser's history in place of the body, header and all.
 (function () {
   "use strict";
   var BUTTONS = ".menu-button, .account-menu__button";
@@ -42,7 +40,6 @@
       open.focus();
     }
   });
-  document.addEventListener("htmx:historyRestore", show);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
   else show();
 })();

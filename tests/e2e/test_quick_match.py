@@ -33,9 +33,13 @@ def test_two_people_on_two_servers_meet_at_one_table_that_starts_by_itself(
     # The wait counts up, second by second, from what the server drew.
     expect(ana.locator("#pool-waited")).to_have_text(re.compile(r"^0:0[1-9]$"), timeout=TIMEOUT)
     assert_accessible(ana, "the pool page on a phone")
+    # The pool page at a laptop's width, checked on ana's page while no one can pair her: once
+    # bea asks, either page may leave for the table at any moment.
+    ana.set_viewport_size(LAPTOP)
+    assert_accessible(ana, "the pool page on a laptop")
+    ana.set_viewport_size(PHONE)
 
     play_now(bea, "Duel, untimed")
-    assert_accessible(bea, "the pool page on a laptop")
 
     for page in (ana, bea):
         page.wait_for_url(re.compile(r"/tables/\d+/$"), timeout=TIMEOUT)

@@ -240,6 +240,20 @@ def test_back_through_the_replay_s_steps_shows_the_whole_page_every_time(
         page.locator('#replay [data-step="next"]').click()
         expect(step).to_contain_text(f"After move {number} of")
 
+    # Back puts the page's main part back, from htmx's history or from the server: the header,
+    # and the live socket it opened, stay as they are. Two quick presses first: a socket torn
+    # down while it is still opening would show an error in the console.
+    page.evaluate("() => { window.header = document.querySelector('header.site-header'); }")
+    sockets = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    page.evaluate("() => { history.back(); history.back(); }")
+    expect(page).to_have_url(re.compile(rf"\?move={STEPS - 2}$"))
+    expect(step).to_contain_text(f"After move {STEPS - 2} of {total}")
+    for number in (STEPS - 1, STEPS):
+        page.go_forward()
+        expect(page).to_have_url(re.compile(rf"\?move={number}$"))
+        expect(step).to_contain_text(f"After move {number} of {total}")
+
     for number in range(STEPS - 1, -1, -1):
         page.go_back()
         expect(page).to_have_url(re.compile(rf"\?move={number}$"))
@@ -250,6 +264,9 @@ def test_back_through_the_replay_s_steps_shows_the_whole_page_every_time(
         expect(page.locator("main.site-main ol.moves li")).to_have_count(total)
         assert page.locator("#replay").count() == 1
     assert page.evaluate("() => window.notReloaded") is True
+    same_header = "() => document.querySelector('header.site-header') === window.header"
+    assert page.evaluate(same_header), "Back replaced the header"
+    assert sockets == [], f"Back opened sockets again: {sockets}"
     screenshot(page, artifacts, "replay-back-to-0")
 
     # The page's scripts work as before: a key steps once (one request), the header's menu

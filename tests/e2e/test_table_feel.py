@@ -148,9 +148,24 @@ def play_card(page: Page, code: str) -> None:
 
 
 def wait_for_my_turn_or_end(page: Page) -> bool:
-    """True when it is the page's player's move; False when the game is over."""
+    """True when it is the page's player's move and nothing else can change the table; False
+    when the game is over.
+
+    While a +3 waits for its answers, every seat still to answer may act at once (R18): the
+    others' answers are waited for too, so that the page the player reads, measures and acts
+    on stays as it is until their own move, which is then the game's next version.
+    """
     page.wait_for_function(
-        f"""() => document.querySelector('{MY_TURN}') || document.querySelector('{RESULT}')""",
+        f"""() => {{
+          if (document.querySelector('{RESULT}')) return true;
+          if (!document.querySelector('{MY_TURN}')) return false;
+          const hand = document.querySelector('{HAND}');
+          const mine = document.querySelector(
+            `#table-seats li.seat[data-seat="${{hand.dataset.mySeat}}"] .seat__name`);
+          return [...document.querySelectorAll('.board .alert')]
+            .map(alert => alert.textContent.split('Still to answer: ')[1])
+            .every(waiting => waiting === undefined || waiting.trim() === mine.textContent.trim());
+        }}""",
         timeout=BOTS_TIMEOUT,
         polling=50,
     )
@@ -178,7 +193,13 @@ def test_a_phone_player_wins_a_four_seat_game_without_scrolling(
     while wait_for_my_turn_or_end(page):
         assert_all_in_view(page)
         # No layout jump: alerts, the log and "Last card!" never move the cards.
-        card_tops.add(page.locator(HAND_CARDS).first.bounding_box()["y"])
+        # Read in one go: a push re-drawing the hand between finding a card and measuring it
+        # would leave nothing to measure.
+        card_tops.add(
+            page.evaluate(
+                f"() => document.querySelector('{HAND_CARDS}').getBoundingClientRect().top"
+            )
+        )
         assert len(card_tops) == 1, f"the hand moved: {sorted(card_tops)}" + str(
             page.evaluate(
                 """() => ['.table-title', '#table-seats', '#table-board', '#table-events',
