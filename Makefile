@@ -53,13 +53,17 @@ endef
 
 # The dependencies of pyproject.toml, each pinned with its files' hashes for Python 3.12 and
 # newer on any platform: LOCK for the site, TEST_LOCK for the site and its tests (the same pins,
-# and the test extra's). Every install is from them, hash-checked, of wheels only; `make lock`
-# writes them anew with uv, which is installed for that alone, in LOCK_VENV.
+# and the test extra's). Every install is from them, hash-checked, of wheels only but for
+# SOURCE_ONLY, published as source alone and built from its hashed archive (http-ece, Web Push's
+# encryption, under pywebpush); `make lock` writes them anew with uv, which is installed for
+# that alone, in LOCK_VENV.
 LOCK := requirements.txt
 TEST_LOCK := requirements-test.txt
 LOCK_VENV := .venv-lock
 UV_VERSION := 0.13.9
-INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: -r
+SOURCE_ONLY := http-ece
+INSTALL_LOCKED := -m pip install --quiet --require-hashes --only-binary :all: \
+	--no-binary $(SOURCE_ONLY) -r
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 \
 	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
