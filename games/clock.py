@@ -269,6 +269,12 @@ class Clock:
         self._outbox_pass = self._outbox.submit(self._outbox_logged)
         return True
 
+    def finish_outbox(self) -> None:
+        """Wait for the outbox's pass under way, if one is: a clock that stops ends the sends it
+        began, and gives their connection back."""
+        if self._outbox_pass is not None:
+            self._outbox_pass.result()
+
     def _outbox_logged(self) -> None:
         # The pass's own connection, given back when it ends: a pass comes every few seconds at
         # most, and a pooled connection held between them would be one the pool lacks for good.

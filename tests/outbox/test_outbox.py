@@ -192,3 +192,19 @@ def test_the_clock_starts_the_outbox_pass_on_a_thread_of_its_own():
     assert ran.wait(5)
     assert not this.send_outbox()  # at most every OUTBOX_SWEEP seconds
     assert not clock.Clock().send_outbox()  # a clock given no outbox sends none
+
+
+def test_a_clock_that_stops_ends_the_outbox_pass_it_began():
+    begun, release, sent = threading.Event(), threading.Event(), []
+
+    def deliver() -> None:
+        begun.set()
+        release.wait(5)
+        sent.append("sent")
+
+    this = clock.Clock(deliver=deliver)
+    assert this.send_outbox() and begun.wait(5)
+    threading.Timer(0.05, release.set).start()
+    this.finish_outbox()
+    assert sent == ["sent"]
+    clock.Clock().finish_outbox()  # a clock that began none has none to wait for

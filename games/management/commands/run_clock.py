@@ -59,4 +59,5 @@ class Command(BaseCommand):
             if once:
                 break
             stop.wait(interval)
+        this.finish_outbox()
         clock.logger.info("the game clock stopped; advanced %d due games", played)
