@@ -54,10 +54,8 @@ def box_of(page: Page, selector: str) -> dict[str, float]:
 
 def box_in_view(page: Page, selector: str) -> dict[str, float]:
     """The element's box, asserted to lie whole within the window as it stands."""
-    element = page.locator(selector).first
-    expect(element).to_be_visible()
-    box = element.bounding_box()
-    assert box is not None, f"{selector} has no box"
+    expect(page.locator(selector).first).to_be_visible()
+    box = box_of(page, selector)  # a push may swap it in again right after it was seen
     size = page.viewport_size
     assert box["x"] >= 0 and box["y"] >= 0, f"{selector} starts outside the window: {box}"
     assert box["x"] + box["width"] <= size["width"], f"{selector} is cut on the right: {box}"
