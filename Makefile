@@ -21,10 +21,11 @@ PARALLEL := -n $(TEST_WORKERS) --dist load
 # The browser tests in E2E_WORKERS processes, each file's tests in one (`--dist loadfile`): each
 # process serves its own sites (tests/e2e/site_server.py, on free ports), and a file's
 # module-scoped sites and pages stay together. A browser test spends most of its time waiting
-# for a page, a socket or a server, so twice as many processes as cores keep them busy. The
+# for a page, a socket or a server, so more processes than cores keep them busy; on two cores,
+# a fourth one's Chromium and Daphne slow the others past what their pages are waited for. The
 # cluster's test (nginx, PostgreSQL, Redis and two Daphnes; it collects the static files again)
 # runs after them, alone.
-E2E_WORKERS := 4
+E2E_WORKERS := 3
 E2E_PARALLEL := -n $(E2E_WORKERS) --dist loadfile
 # Ping an idle websocket after 20 s and close it when no answer comes within 30 s, so that a
 # reader whose network died is dropped (and its seat shown offline) instead of being kept open.
