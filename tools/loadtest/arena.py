@@ -24,7 +24,6 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from arenas.models import Arena, ArenaPlayer, ArenaTable
-from games.models import Move
 from tools.loadtest.driver import Client, GameRun, _until_over
 from tools.loadtest.fragments import Push
 from tools.loadtest.run import (
@@ -35,7 +34,7 @@ from tools.loadtest.run import (
     create_users,
     moves_in,
     run,
-    verify_game,
+    verify_games,
 )
 from tools.loadtest.servers import SITE_APP, DaphneGroup
 from tools.loadtest.stats import (
@@ -255,32 +254,7 @@ async def _drive(
 
 def _verify(arena: Arena, counters: SiteCounters) -> Verification:
     games = [row.game for row in ArenaTable.objects.filter(arena=arena).select_related("game")]
-    games = [game for game in games if game is not None]
-    check = Verification(
-        games=len(games),
-        games_verified=sum(verify_game(game) for game in games),
-        moves_logged=Move.objects.filter(game__in=games, source=Move.Source.PLAYER).count(),
-        moves_acknowledged=counters.acknowledged,
-        doubled=counters.doubled,
-        doubled_refused=counters.doubled_refused,
-        unresolved=counters.unresolved,
-        stalled_tables=counters.stalled_tables,
-    )
-    if not games or check.moves_logged == 0:
-        check.problems.append("no move was played")
-    if check.games_verified != check.games:
-        check.problems.append(f"{check.games - check.games_verified} games do not verify")
-    if check.moves_logged != check.moves_acknowledged:
-        check.problems.append(
-            f"{check.moves_logged} moves logged but {check.moves_acknowledged} acknowledged"
-        )
-    if check.doubled_refused != check.doubled:
-        check.problems.append(
-            f"{check.doubled - check.doubled_refused} doubled clicks were not refused"
-        )
-    if check.unresolved:
-        check.problems.append(f"{check.unresolved} moves were never answered")
-    return check
+    return verify_games([game for game in games if game is not None], counters)
 
 
 def side_by_side_lines(players: int, tables: Report, arena: Report) -> list[str]:

@@ -313,7 +313,13 @@ def verify(names: list[str], counters: SiteCounters, bot_games: Sequence[int] = 
     acknowledged move is logged once and nothing else is, and every doubled click's second copy
     was refused."""
     games = list(Game.objects.filter(table__host__username__in=names))
-    bots = list(Game.objects.filter(pk__in=bot_games))
+    return verify_games(games, counters, list(Game.objects.filter(pk__in=bot_games)))
+
+
+def verify_games(
+    games: Sequence[Game], counters: SiteCounters, bots: Sequence[Game] = ()
+) -> Verification:
+    """:func:`verify` of the games the run's players played, and of the bots' games."""
     check = Verification(
         games=len(games),
         games_verified=sum(verify_game(game) for game in games),
